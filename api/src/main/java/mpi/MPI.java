@@ -1,0 +1,361 @@
+package mpi;
+
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.CharBuffer;
+import java.nio.DoubleBuffer;
+import java.nio.FloatBuffer;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
+import java.nio.ShortBuffer;
+import org.mpjlite.smpdev.ErrorClass;
+import org.mpjlite.smpdev.Job;
+import org.mpjlite.smpdev.JobConfig;
+import org.mpjlite.smpdev.Rank;
+
+/**
+ * The MPI environment of one rank: constants, predefined datatypes and communicators, Init and
+ * Finalize, timers, buffer helpers. Both dialects (mpiJava 1.2 and Open MPI Java).
+ *
+ * <p>{@code mpjrun} loads this class once per rank (in the rank's class loader), so its statics —
+ * {@code COMM_WORLD} above all — belong to one rank, bound to it whatever thread runs. Loaded by a
+ * shared class loader (embedded lambdas, or a plain {@code java} run), {@code COMM_WORLD} resolves
+ * the rank of the calling thread; a plain run that calls {@link #Init} outside any job becomes a job
+ * of one rank.
+ */
+public final class MPI {
+    static {
+        MPIException.install();
+    }
+
+    /** The rank this copy of the class belongs to, or null when loaded by a shared loader. */
+    private static final Rank BOUND = Rank.ofLoader(MPI.class.getClassLoader());
+
+    static final int WORLD_CONTEXT = 0;
+    static final int SELF_CONTEXT = 2;
+    /** Largest tag value (MPI guarantees at least 32767). */
+    static final int TAG_UB_VALUE = Integer.MAX_VALUE;
+
+    // ---- wildcards and special values ---------------------------------------------------------
+    public static final int ANY_SOURCE = -1;
+    public static final int ANY_TAG = -1;
+    public static final int PROC_NULL = -2;
+    public static final int UNDEFINED = -32766;
+    public static final int ROOT = -4;
+
+    // ---- thread levels ------------------------------------------------------------------------
+    public static final int THREAD_SINGLE = Rank.THREAD_SINGLE;
+    public static final int THREAD_FUNNELED = Rank.THREAD_FUNNELED;
+    public static final int THREAD_SERIALIZED = Rank.THREAD_SERIALIZED;
+    public static final int THREAD_MULTIPLE = Rank.THREAD_MULTIPLE;
+
+    // ---- comparison results and topologies ---------------------------------------------------
+    public static final int IDENT = 0;
+    public static final int CONGRUENT = 1;
+    public static final int SIMILAR = 2;
+    public static final int UNEQUAL = 3;
+    public static final int GRAPH = 2;
+    public static final int CART = 1;
+    public static final int DIST_GRAPH = 3;
+
+    // ---- attribute keys -----------------------------------------------------------------------
+    public static final int TAG_UB = 0;
+    public static final int HOST = 1;
+    public static final int IO = 2;
+    public static final int WTIME_IS_GLOBAL = 3;
+
+    /** Bytes charged per message against the buffer attached for buffered sends. */
+    public static final int BSEND_OVERHEAD = 16;
+
+    // ---- error classes ------------------------------------------------------------------------
+    public static final int SUCCESS = ErrorClass.SUCCESS;
+    public static final int ERR_BUFFER = ErrorClass.ERR_BUFFER;
+    public static final int ERR_COUNT = ErrorClass.ERR_COUNT;
+    public static final int ERR_TYPE = ErrorClass.ERR_TYPE;
+    public static final int ERR_TAG = ErrorClass.ERR_TAG;
+    public static final int ERR_COMM = ErrorClass.ERR_COMM;
+    public static final int ERR_RANK = ErrorClass.ERR_RANK;
+    public static final int ERR_REQUEST = ErrorClass.ERR_REQUEST;
+    public static final int ERR_ROOT = ErrorClass.ERR_ROOT;
+    public static final int ERR_GROUP = ErrorClass.ERR_GROUP;
+    public static final int ERR_OP = ErrorClass.ERR_OP;
+    public static final int ERR_TOPOLOGY = ErrorClass.ERR_TOPOLOGY;
+    public static final int ERR_DIMS = ErrorClass.ERR_DIMS;
+    public static final int ERR_ARG = ErrorClass.ERR_ARG;
+    public static final int ERR_UNKNOWN = ErrorClass.ERR_UNKNOWN;
+    public static final int ERR_TRUNCATE = ErrorClass.ERR_TRUNCATE;
+    public static final int ERR_OTHER = ErrorClass.ERR_OTHER;
+    public static final int ERR_INTERN = ErrorClass.ERR_INTERN;
+    public static final int ERR_IN_STATUS = ErrorClass.ERR_IN_STATUS;
+    public static final int ERR_PENDING = ErrorClass.ERR_PENDING;
+    public static final int ERR_NO_MEM = ErrorClass.ERR_NO_MEM;
+    public static final int ERR_NOT_SAME = ErrorClass.ERR_NOT_SAME;
+    public static final int ERR_UNSUPPORTED_OPERATION = ErrorClass.ERR_UNSUPPORTED_OPERATION;
+    public static final int ERR_PROC_ABORTED = ErrorClass.ERR_PROC_ABORTED;
+    public static final int ERR_LASTCODE = ErrorClass.ERR_LASTCODE;
+
+    // ---- predefined datatypes -----------------------------------------------------------------
+    public static final Datatype BYTE = Datatype.BYTE;
+    public static final Datatype CHAR = Datatype.CHAR;
+    public static final Datatype SHORT = Datatype.SHORT;
+    public static final Datatype BOOLEAN = Datatype.BOOLEAN;
+    public static final Datatype INT = Datatype.INT;
+    public static final Datatype LONG = Datatype.LONG;
+    public static final Datatype FLOAT = Datatype.FLOAT;
+    public static final Datatype DOUBLE = Datatype.DOUBLE;
+    public static final Datatype PACKED = Datatype.PACKED;
+
+    // ---- predefined communicators and requests ------------------------------------------------
+    public static final Intracomm COMM_WORLD = new Intracomm(BOUND, WORLD_CONTEXT, false);
+    public static final Intracomm COMM_SELF = new Intracomm(BOUND, SELF_CONTEXT, true);
+    public static final Request REQUEST_NULL = Request.nullRequest();
+
+    private static final long EPOCH = System.nanoTime();
+
+    private MPI() {
+    }
+
+    /** This copy's rank, or the calling thread's; null outside any job. */
+    private static Rank currentRank() {
+        return BOUND != null ? BOUND : Rank.current();
+    }
+
+    private static Rank initializedRank(String call) {
+        Rank r = currentRank();
+        if (r == null) {
+            throw new MPIException(ERR_OTHER, call + ": MPI is not initialized (call MPI.Init first)");
+        }
+        r.checkInitialized(call);
+        return r;
+    }
+
+    // ---- init and finalize ------------------------------------------------------------------
+
+    /**
+     * Initializes MPI for this rank; returns once every rank of the job has called it. Returns the
+     * program's arguments.
+     */
+    public static String[] Init(String[] args) {
+        initThread("Init", THREAD_SINGLE);
+        return args;
+    }
+
+    /** Open MPI: initializes with a thread level; returns the level provided. */
+    public static int InitThread(String[] args, int required) {
+        return initThread("InitThread", required);
+    }
+
+    /** mpiJava (MPJ Express): initializes with a thread level; returns the arguments. */
+    public static String[] initThread(int required, int provided, String[] args) {
+        initThread("initThread", required);
+        return args;
+    }
+
+    public static String[] Init_thread(String[] args, int required) {
+        initThread("Init_thread", required);
+        return args;
+    }
+
+    private static int initThread(String call, int required) {
+        Rank r = currentRank();
+        if (r == null) {
+            r = Job.singleton(JobConfig.builder().build());
+        }
+        return r.init(required, call);
+    }
+
+    public static void Finalize() {
+        Rank r = currentRank();
+        if (r == null) {
+            throw new MPIException(ERR_OTHER, "Finalize: MPI is not initialized (call MPI.Init first)");
+        }
+        r.finish("Finalize");
+    }
+
+    public static boolean Initialized() {
+        Rank r = currentRank();
+        return r != null && r.isInitialized();
+    }
+
+    public static boolean isInitialized() {
+        return Initialized();
+    }
+
+    public static boolean Finalized() {
+        Rank r = currentRank();
+        return r != null && r.isFinalized();
+    }
+
+    public static boolean isFinalized() {
+        return Finalized();
+    }
+
+    public static int queryThread() {
+        return initializedRank("queryThread").threadLevel();
+    }
+
+    public static int Query_thread() {
+        return initializedRank("Query_thread").threadLevel();
+    }
+
+    public static boolean isThreadMain() {
+        return initializedRank("isThreadMain").isMainThread();
+    }
+
+    public static boolean isMainThread() {
+        return initializedRank("isMainThread").isMainThread();
+    }
+
+    public static boolean Is_thread_main() {
+        return initializedRank("Is_thread_main").isMainThread();
+    }
+
+    // ---- time and host ------------------------------------------------------------------------
+
+    /** Seconds since an arbitrary origin, with nanosecond resolution; the same clock for all ranks. */
+    public static double Wtime() {
+        return (System.nanoTime() - EPOCH) * 1e-9;
+    }
+
+    public static double wtime() {
+        return Wtime();
+    }
+
+    /** Resolution of {@link #Wtime()}, in seconds. */
+    public static double Wtick() {
+        return 1e-9;
+    }
+
+    public static double wtick() {
+        return Wtick();
+    }
+
+    public static String Get_processor_name() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (java.io.IOException e) {
+            return "localhost";
+        }
+    }
+
+    public static String getProcessorName() {
+        return Get_processor_name();
+    }
+
+    // ---- buffered sends -----------------------------------------------------------------------
+
+    /** Attaches a buffer for buffered sends (mpiJava). */
+    public static void Buffer_attach(ByteBuffer buffer) {
+        if (buffer == null) {
+            throw new MPIException(ERR_BUFFER, "Buffer_attach: buffer is null");
+        }
+        initializedRank("Buffer_attach").attachBuffer(buffer, buffer.capacity(), "Buffer_attach");
+    }
+
+    /** Detaches the buffer, once every buffered message has been delivered; returns it. */
+    public static ByteBuffer Buffer_detach() {
+        return (ByteBuffer) initializedRank("Buffer_detach").detachBuffer("Buffer_detach");
+    }
+
+    /** Attaches a buffer for buffered sends (Open MPI). */
+    public static void attachBuffer(byte[] buffer) {
+        if (buffer == null) {
+            throw new MPIException(ERR_BUFFER, "attachBuffer: buffer is null");
+        }
+        initializedRank("attachBuffer").attachBuffer(buffer, buffer.length, "attachBuffer");
+    }
+
+    public static byte[] detachBuffer() {
+        return (byte[]) initializedRank("detachBuffer").detachBuffer("detachBuffer");
+    }
+
+    // ---- NIO buffers (Open MPI) ---------------------------------------------------------------
+
+    /** A direct buffer in native byte order, as Open MPI's. */
+    public static ByteBuffer newByteBuffer(int capacity) {
+        return ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
+    }
+
+    public static CharBuffer newCharBuffer(int capacity) {
+        return newByteBuffer(capacity * Character.BYTES).asCharBuffer();
+    }
+
+    public static ShortBuffer newShortBuffer(int capacity) {
+        return newByteBuffer(capacity * Short.BYTES).asShortBuffer();
+    }
+
+    public static IntBuffer newIntBuffer(int capacity) {
+        return newByteBuffer(capacity * Integer.BYTES).asIntBuffer();
+    }
+
+    public static LongBuffer newLongBuffer(int capacity) {
+        return newByteBuffer(capacity * Long.BYTES).asLongBuffer();
+    }
+
+    public static FloatBuffer newFloatBuffer(int capacity) {
+        return newByteBuffer(capacity * Float.BYTES).asFloatBuffer();
+    }
+
+    public static DoubleBuffer newDoubleBuffer(int capacity) {
+        return newByteBuffer(capacity * Double.BYTES).asDoubleBuffer();
+    }
+
+    /** The buffer from element {@code offset} on, sharing its content (a view, no copy). */
+    public static ByteBuffer slice(ByteBuffer buf, int offset) {
+        return buf.slice(offset, buf.capacity() - offset).order(buf.order());
+    }
+
+    public static CharBuffer slice(CharBuffer buf, int offset) {
+        return buf.slice(offset, buf.capacity() - offset);
+    }
+
+    public static ShortBuffer slice(ShortBuffer buf, int offset) {
+        return buf.slice(offset, buf.capacity() - offset);
+    }
+
+    public static IntBuffer slice(IntBuffer buf, int offset) {
+        return buf.slice(offset, buf.capacity() - offset);
+    }
+
+    public static LongBuffer slice(LongBuffer buf, int offset) {
+        return buf.slice(offset, buf.capacity() - offset);
+    }
+
+    public static FloatBuffer slice(FloatBuffer buf, int offset) {
+        return buf.slice(offset, buf.capacity() - offset);
+    }
+
+    public static DoubleBuffer slice(DoubleBuffer buf, int offset) {
+        return buf.slice(offset, buf.capacity() - offset);
+    }
+
+    /** A heap buffer over the array from element {@code offset} on (no copy). */
+    public static ByteBuffer slice(byte[] buf, int offset) {
+        return ByteBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+
+    public static CharBuffer slice(char[] buf, int offset) {
+        return CharBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+
+    public static ShortBuffer slice(short[] buf, int offset) {
+        return ShortBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+
+    public static IntBuffer slice(int[] buf, int offset) {
+        return IntBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+
+    public static LongBuffer slice(long[] buf, int offset) {
+        return LongBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+
+    public static FloatBuffer slice(float[] buf, int offset) {
+        return FloatBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+
+    public static DoubleBuffer slice(double[] buf, int offset) {
+        return DoubleBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+}

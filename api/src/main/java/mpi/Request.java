@@ -1,0 +1,355 @@
+package mpi;
+
+import org.mpjlite.smpdev.PointToPoint;
+import org.mpjlite.smpdev.Rank;
+
+/**
+ * A non-blocking operation: wait for it, test it, cancel it. Both dialects: mpiJava's
+ * {@code Wait}/{@code Test}/{@code Waitall}... return statuses; Open MPI's {@code waitFor},
+ * {@code test}, static {@code waitAll}...
+ *
+ * <p>As in MPI, a request that completes through a wait or a successful test becomes the null
+ * request ({@link #isNull()}), except a persistent request ({@link Prequest}), which becomes
+ * inactive and can be started again. Waiting on a null or inactive request returns an empty status
+ * at once.
+ *
+ * <p>Not thread-safe: one thread uses a request at a time (MPI's rule); the operation itself may be
+ * completed by any thread of any rank.
+ */
+public class Request {
+    /** The request of a rank; null only for {@code MPI.REQUEST_NULL}. */
+    final Rank rank;
+    /** The operation in flight, or null when inactive. */
+    org.mpjlite.smpdev.Request op;
+    /** A status that completed without an operation (a PROC_NULL peer), or null. */
+    Status preset;
+    private boolean isNull;
+
+    Request(Rank rank, org.mpjlite.smpdev.Request op, Status preset) {
+        this.rank = rank;
+        this.op = op;
+        this.preset = preset;
+        this.isNull = rank == null;
+    }
+
+    static Request nullRequest() {
+        return new Request(null, null, null);
+    }
+
+    boolean isActive() {
+        return op != null || preset != null;
+    }
+
+    /** True when complete (or inactive); makes progress first. */
+    boolean ready(String call) {
+        if (op == null) {
+            return true;
+        }
+        PointToPoint.progress(rank);
+        if (!op.isComplete()) {
+            rank.checkAlive(call);
+            return false;
+        }
+        return true;
+    }
+
+    /** Collects the status of a complete request and deactivates it; throws the operation's error. */
+    Status collect() {
+        org.mpjlite.smpdev.Request r = op;
+        Status s;
+        if (r != null) {
+            s = Status.of(r);
+        } else if (preset != null) {
+            s = preset;
+        } else {
+            s = new Status();
+        }
+        op = null;
+        preset = null;
+        deactivate();
+        if (r != null && r.failed()) {
+            throw r.error();
+        }
+        return s;
+    }
+
+    /** What happens after completion: a plain request becomes null; a persistent one, inactive. */
+    void deactivate() {
+        isNull = true;
+    }
+
+    Status await(String call) {
+        if (op != null) {
+            op.await(call);
+        }
+        return collect();
+    }
+
+    // ---- mpiJava 1.2 ------------------------------------------------------------------------
+
+    /** Waits for completion and returns the status. */
+    public Status Wait() {
+        return await("Wait");
+    }
+
+    /** The status if complete (the request is then done), else null. */
+    public Status Test() {
+        return ready("Test") ? collect() : null;
+    }
+
+    /** Tries to cancel the operation; wait for it afterwards and ask {@link Status#Test_cancelled()}. */
+    public void Cancel() {
+        if (op != null) {
+            op.cancel();
+        }
+    }
+
+    /** Releases the request; a pending operation still completes. */
+    public void Free() {
+        op = null;
+        preset = null;
+        isNull = true;
+    }
+
+    public boolean Is_null() {
+        return isNull;
+    }
+
+    public static Status[] Waitall(Request[] requests) {
+        awaitAll(requests, "Waitall");
+        Status[] out = new Status[requests.length];
+        for (int i = 0; i < requests.length; i++) {
+            out[i] = requests[i] == null ? new Status() : requests[i].collect();
+        }
+        return out;
+    }
+
+    /**
+     * Waits until one request completes; returns its status with {@code index} set. When no request
+     * is active, returns an empty status with {@code index == MPI.UNDEFINED}.
+     */
+    public static Status Waitany(Request[] requests) {
+        int i = awaitAny(requests, "Waitany");
+        if (i < 0) {
+            return new Status().withIndex(MPI.UNDEFINED);
+        }
+        return requests[i].collect().withIndex(i);
+    }
+
+    /** Waits until at least one request completes; returns the statuses of all that have. */
+    public static Status[] Waitsome(Request[] requests) {
+        if (awaitAny(requests, "Waitsome") < 0) {
+            return new Status[0];
+        }
+        return collectComplete(requests);
+    }
+
+    /** Every status if all are complete, else null. */
+    public static Status[] Testall(Request[] requests) {
+        for (Request r : requests) {
+            if (r != null && !r.ready("Testall")) {
+                return null;
+            }
+        }
+        Status[] out = new Status[requests.length];
+        for (int i = 0; i < requests.length; i++) {
+            out[i] = requests[i] == null ? new Status() : requests[i].collect();
+        }
+        return out;
+    }
+
+    /**
+     * The status (with {@code index}) of one complete request, or null if none is complete. When no
+     * request is active, an empty status with {@code index == MPI.UNDEFINED}.
+     */
+    public static Status Testany(Request[] requests) {
+        boolean anyActive = false;
+        for (int i = 0; i < requests.length; i++) {
+            Request r = requests[i];
+            if (r != null && r.isActive()) {
+                anyActive = true;
+                if (r.ready("Testany")) {
+                    return r.collect().withIndex(i);
+                }
+            }
+        }
+        return anyActive ? null : new Status().withIndex(MPI.UNDEFINED);
+    }
+
+    /** The statuses of the requests complete now (possibly none). */
+    public static Status[] Testsome(Request[] requests) {
+        for (Request r : requests) {
+            if (r != null) {
+                r.ready("Testsome");
+            }
+        }
+        return collectComplete(requests);
+    }
+
+    // ---- Open MPI Java ----------------------------------------------------------------------
+
+    public final void waitFor() {
+        await("waitFor");
+    }
+
+    public final Status waitStatus() {
+        return await("waitStatus");
+    }
+
+    /** True if complete (the request is then done). */
+    public final boolean test() {
+        if (ready("test")) {
+            collect();
+            return true;
+        }
+        return false;
+    }
+
+    public final Status testStatus() {
+        return ready("testStatus") ? collect() : null;
+    }
+
+    /** The status if complete, without completing the request (MPI_Request_get_status); else null. */
+    public final Status getStatus() {
+        if (!ready("getStatus")) {
+            return null;
+        }
+        if (op != null) {
+            return Status.of(op);
+        }
+        return preset != null ? preset : new Status();
+    }
+
+    public final void cancel() {
+        Cancel();
+    }
+
+    public void free() {
+        Free();
+    }
+
+    public final boolean isNull() {
+        return isNull;
+    }
+
+    public static void waitAll(Request[] requests) {
+        Waitall(requests);
+    }
+
+    public static Status[] waitAllStatus(Request[] requests) {
+        return Waitall(requests);
+    }
+
+    /** Index of the request that completed, or {@code MPI.UNDEFINED} if none was active. */
+    public static int waitAny(Request[] requests) {
+        return Waitany(requests).index;
+    }
+
+    public static Status waitAnyStatus(Request[] requests) {
+        return Waitany(requests);
+    }
+
+    /** Indexes of the requests that completed; null if none was active. */
+    public static int[] waitSome(Request[] requests) {
+        return indexes(waitSomeStatus(requests));
+    }
+
+    public static Status[] waitSomeStatus(Request[] requests) {
+        if (awaitAny(requests, "waitSome") < 0) {
+            return null;
+        }
+        return collectComplete(requests);
+    }
+
+    public static boolean testAll(Request[] requests) {
+        return Testall(requests) != null;
+    }
+
+    public static Status[] testAllStatus(Request[] requests) {
+        return Testall(requests);
+    }
+
+    /** Index of a complete request, or {@code MPI.UNDEFINED} if none is complete or active. */
+    public static int testAny(Request[] requests) {
+        Status s = Testany(requests);
+        return s == null ? MPI.UNDEFINED : s.index;
+    }
+
+    public static Status testAnyStatus(Request[] requests) {
+        Status s = Testany(requests);
+        return s == null || s.index == MPI.UNDEFINED ? null : s;
+    }
+
+    public static int[] testSome(Request[] requests) {
+        return indexes(testSomeStatus(requests));
+    }
+
+    public static Status[] testSomeStatus(Request[] requests) {
+        boolean anyActive = false;
+        for (Request r : requests) {
+            anyActive |= r != null && r.isActive();
+        }
+        return anyActive ? Testsome(requests) : null;
+    }
+
+    // ---- shared -----------------------------------------------------------------------------
+
+    private static void awaitAll(Request[] requests, String call) {
+        Rank rank = rankOf(requests);
+        if (rank != null) {
+            PointToPoint.awaitAll(rank, ops(requests), call);
+        }
+    }
+
+    /** Waits until a request is complete; its index, or -1 when none is active. */
+    private static int awaitAny(Request[] requests, String call) {
+        for (int i = 0; i < requests.length; i++) {
+            Request r = requests[i];
+            if (r != null && r.op == null && r.preset != null) {
+                return i;
+            }
+        }
+        Rank rank = rankOf(requests);
+        return rank == null ? -1 : PointToPoint.awaitAny(rank, ops(requests), call);
+    }
+
+    private static Status[] collectComplete(Request[] requests) {
+        int n = 0;
+        Status[] tmp = new Status[requests.length];
+        for (int i = 0; i < requests.length; i++) {
+            Request r = requests[i];
+            if (r != null && r.isActive() && (r.op == null || r.op.isComplete())) {
+                tmp[n++] = r.collect().withIndex(i);
+            }
+        }
+        return java.util.Arrays.copyOf(tmp, n);
+    }
+
+    private static org.mpjlite.smpdev.Request[] ops(Request[] requests) {
+        org.mpjlite.smpdev.Request[] ops = new org.mpjlite.smpdev.Request[requests.length];
+        for (int i = 0; i < requests.length; i++) {
+            ops[i] = requests[i] == null ? null : requests[i].op;
+        }
+        return ops;
+    }
+
+    private static Rank rankOf(Request[] requests) {
+        for (Request r : requests) {
+            if (r != null && r.op != null) {
+                return r.rank;
+            }
+        }
+        return null;
+    }
+
+    private static int[] indexes(Status[] statuses) {
+        if (statuses == null) {
+            return null;
+        }
+        int[] out = new int[statuses.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = statuses[i].index;
+        }
+        return out;
+    }
+}

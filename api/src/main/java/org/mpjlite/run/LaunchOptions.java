@@ -1,0 +1,252 @@
+package org.mpjlite.run;
+
+import java.io.File;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import mpjbuf.PoolStrategy;
+import mpjbuf.StorageKind;
+import org.mpjlite.smpdev.JobConfig;
+import org.mpjlite.smpdev.MatchingKind;
+import org.mpjlite.smpdev.WaitMode;
+
+/**
+ * The parsed {@code mpjrun} command line:
+ * {@code mpjrun [options] (MainClass | File.java | app.jar) [args...]}.
+ *
+ * <p>Options come before the program; everything after the program is handed to the program's
+ * {@code main} unchanged, so a program can take options that look like ours. Long options accept
+ * both {@code --name value} and {@code --name=value}. Immutable.
+ */
+final class LaunchOptions {
+    /** What the command line asks for. */
+    enum Action { RUN, HELP, VERSION }
+
+    static final String USAGE = String.join("\n",
+        "Usage: mpjrun [options] <MainClass | File.java | app.jar> [args...]",
+        "",
+        "Runs an MPI program (MPJ Express / mpiJava 1.2 or Open MPI Java API) with every rank",
+        "a thread of this JVM. The program is given as:",
+        "  MainClass        a class with public static void main(String[]) on the class path",
+        "  File.java        a source file, compiled in memory (like 'java File.java'); its first",
+        "                   top-level class is the main class",
+        "  app.jar          a jar whose manifest names the Main-Class",
+        "Arguments after the program are passed to main(String[]) of every rank.",
+        "",
+        "Options:",
+        "  -np N, -n N                  number of ranks (default 1)",
+        "  -cp, -classpath, --class-path PATH",
+        "                               class path of the program, entries separated by '"
+            + File.pathSeparator + "'",
+        "                               (default '.'; with app.jar, the jar plus PATH)",
+        "  --matching locked|lockfree   message matching structure (default locked)",
+        "  --eager-threshold BYTES      largest message sent eagerly; larger ones wait for the",
+        "                               receiver (rendezvous). Suffixes k, m, g; default 16k",
+        "  --pool buddy1|buddy2|unpooled",
+        "                               message buffer pool (default buddy1)",
+        "  --storage heap|direct        memory of pooled buffers (default heap)",
+        "  --wait auto|spin|park        how a waiting rank waits: spin then park when ranks have",
+        "                               a core each (auto, default), always spin first, or park",
+        "  -h, --help                   print this help and exit",
+        "  --version                    print the MPJ Lite version and exit",
+        "",
+        "Exit status: 0 if every rank returned from main; 1 if a rank threw; the code given to",
+        "Abort if a rank called it; 2 for a usage or compile error.",
+        "Note: System.exit in any rank ends the whole job (all ranks share this JVM).",
+        "");
+
+    private static final Pattern SIZE = Pattern.compile("(\\d+)([kmg]?)b?", Pattern.CASE_INSENSITIVE);
+
+    private final Action action;
+    private final JobConfig config;
+    private final List<Path> classpath;
+    private final String program;
+    private final List<String> programArgs;
+
+    private LaunchOptions(Action action, JobConfig config, List<Path> classpath, String program,
+                          List<String> programArgs) {
+        this.action = action;
+        this.config = config;
+        this.classpath = classpath;
+        this.program = program;
+        this.programArgs = programArgs;
+    }
+
+    /** Parses a command line; the message of the exception is fit to show the user as is. */
+    static LaunchOptions parse(String... args) throws UsageException {
+        JobConfig.Builder config = JobConfig.builder();
+        PoolStrategy pool = PoolStrategy.BUDDY1;
+        StorageKind storage = StorageKind.HEAP;
+        List<Path> classpath = null;
+        int i = 0;
+        while (i < args.length && args[i].startsWith("-") && args[i].length() > 1) {
+            String name = args[i++];
+            String inlineValue = null;
+            int eq = name.indexOf('=');
+            if (name.startsWith("--") && eq > 0) {
+                inlineValue = name.substring(eq + 1);
+                name = name.substring(0, eq);
+            }
+            switch (name) {
+                case "-h":
+                case "--help":
+                    return new LaunchOptions(Action.HELP, null, null, null, List.of());
+                case "--version":
+                    return new LaunchOptions(Action.VERSION, null, null, null, List.of());
+                default:
+                    break;
+            }
+            if (!takesValue(name)) {
+                throw new UsageException("unknown option '" + name + "'");
+            }
+            String value = inlineValue;
+            if (value == null) {
+                if (i == args.length) {
+                    throw new UsageException("option " + name + " needs a value");
+                }
+                value = args[i++];
+            }
+            switch (name) {
+                case "-np":
+                case "-n":
+                    config.ranks(parseRanks(name, value));
+                    break;
+                case "-cp":
+                case "-classpath":
+                case "--class-path":
+                    classpath = parseClasspath(value);
+                    break;
+                case "--matching":
+                    config.matching(parseChoice(name, value, MatchingKind::parse, "locked, lockfree"));
+                    break;
+                case "--eager-threshold":
+                    config.eagerThreshold(parseSize(name, value));
+                    break;
+                case "--pool":
+                    pool = parseChoice(name, value, v -> PoolStrategy.valueOf(upper(v)), "buddy1, buddy2, unpooled");
+                    break;
+                case "--storage":
+                    storage = parseChoice(name, value, v -> StorageKind.valueOf(upper(v)), "heap, direct");
+                    break;
+                case "--wait":
+                    config.waitMode(parseChoice(name, value, WaitMode::parse, "auto, spin, park"));
+                    break;
+                default:
+                    throw new AssertionError(name);
+            }
+        }
+        if (i == args.length) {
+            throw new UsageException("no program given: name a main class, a .java file or a .jar");
+        }
+        String program = args[i++];
+        List<String> programArgs = List.copyOf(Arrays.asList(args).subList(i, args.length));
+        return new LaunchOptions(Action.RUN, config.pool(pool, storage).build(), classpath, program, programArgs);
+    }
+
+    private static boolean takesValue(String option) {
+        switch (option) {
+            case "-np":
+            case "-n":
+            case "-cp":
+            case "-classpath":
+            case "--class-path":
+            case "--matching":
+            case "--eager-threshold":
+            case "--pool":
+            case "--storage":
+            case "--wait":
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    private static int parseRanks(String option, String value) throws UsageException {
+        try {
+            int n = Integer.parseInt(value.trim());
+            if (n >= 1) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below, with the same message as a number below 1
+        }
+        throw new UsageException(option + " needs a number of ranks of at least 1, not '" + value + "'");
+    }
+
+    private static List<Path> parseClasspath(String value) throws UsageException {
+        List<Path> entries = new ArrayList<>();
+        for (String entry : value.split(Pattern.quote(File.pathSeparator))) {
+            if (entry.isEmpty()) {
+                continue;
+            }
+            try {
+                entries.add(Path.of(entry));
+            } catch (InvalidPathException e) {
+                throw new UsageException("bad class path entry '" + entry + "': " + e.getReason());
+            }
+        }
+        return List.copyOf(entries);
+    }
+
+    /** Parses a byte count such as {@code 4096}, {@code 16k} or {@code 1m} (binary multiples). */
+    static int parseSize(String option, String value) throws UsageException {
+        Matcher m = SIZE.matcher(value.trim());
+        if (m.matches()) {
+            String unit = m.group(2).toLowerCase(Locale.ROOT);
+            int shift = unit.isEmpty() ? 0 : 10 * ("kmg".indexOf(unit) + 1);
+            try {
+                long bytes = Math.multiplyExact(Long.parseLong(m.group(1)), 1L << shift);
+                if (bytes <= Integer.MAX_VALUE) {
+                    return (int) bytes;
+                }
+            } catch (NumberFormatException | ArithmeticException e) {
+                // more than a long can hold: reported below
+            }
+            throw new UsageException(option + " '" + value + "' is too large (at most 2g - 1 bytes)");
+        }
+        throw new UsageException(option + " needs a byte count such as 4096, 16k or 1m, not '" + value + "'");
+    }
+
+    private static <T> T parseChoice(String option, String value, Function<String, T> parser, String choices)
+            throws UsageException {
+        try {
+            return parser.apply(value);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(option + " must be one of " + choices + ", not '" + value + "'");
+        }
+    }
+
+    private static String upper(String s) {
+        return s.trim().toUpperCase(Locale.ROOT);
+    }
+
+    Action action() {
+        return action;
+    }
+
+    /** The job settings, with the rank count; null unless {@link #action()} is RUN. */
+    JobConfig config() {
+        return config;
+    }
+
+    /** The user class path given with -cp, if any. */
+    Optional<List<Path>> classpath() {
+        return Optional.ofNullable(classpath);
+    }
+
+    /** The main class name, .java file or .jar file; null unless {@link #action()} is RUN. */
+    String program() {
+        return program;
+    }
+
+    List<String> programArgs() {
+        return programArgs;
+    }
+}

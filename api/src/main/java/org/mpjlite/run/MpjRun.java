@@ -1,0 +1,89 @@
+package org.mpjlite.run;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.util.Properties;
+import org.mpjlite.smpdev.Job;
+import org.mpjlite.smpdev.JobResult;
+
+/**
+ * {@code mpjrun}: runs an MPI program as N ranks, each a thread of this JVM with its own copy of
+ * the program's classes. See {@link LaunchOptions#USAGE} for the command line.
+ *
+ * <p>The exit code is 0 when every rank returns from {@code main}, the failure's exit code
+ * otherwise (1 for an exception, the code given to {@code Abort}), and 2 for usage and compile
+ * errors, reported before any rank starts.
+ *
+ * <p>A rank that calls {@code System.exit} ends the whole JVM, hence every rank, with that code:
+ * the ranks are threads of one process. MPJ Lite leaves that as it is rather than install a
+ * security manager (deprecated) to intercept it.
+ */
+public final class MpjRun {
+    private MpjRun() {
+    }
+
+    public static void main(String[] args) {
+        // Rank threads are daemons: exiting here ends ranks that ignored the job's end, too.
+        System.exit(run(args, System.out, System.err));
+    }
+
+    /**
+     * Does everything {@code mpjrun} does but exit: parses {@code args}, compiles or loads the
+     * program, runs the job and reports a failure.
+     *
+     * @param out where help and version go (the program's own output goes to {@code System.out})
+     * @param err where usage errors, compile errors and the failure report go
+     * @return the exit code
+     */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        LaunchOptions options;
+        try {
+            options = LaunchOptions.parse(args);
+        } catch (UsageException e) {
+            err.println("mpjrun: " + e.getMessage());
+            err.println("Try 'mpjrun --help' for more information.");
+            return UsageException.EXIT_CODE;
+        }
+        switch (options.action()) {
+            case HELP:
+                out.print(LaunchOptions.USAGE);
+                return 0;
+            case VERSION:
+                out.println("MPJ Lite " + version() + " (Java " + Runtime.version() + ")");
+                return 0;
+            default:
+                return launch(options, err);
+        }
+    }
+
+    private static int launch(LaunchOptions options, PrintStream err) {
+        UserProgram program;
+        try {
+            program = ProgramLoader.load(options, MpjRun.class.getClassLoader(), err);
+        } catch (UsageException e) {
+            err.println("mpjrun: " + e.getMessage());
+            return UsageException.EXIT_CODE;
+        }
+        String[] args = options.programArgs().toArray(new String[0]);
+        try (program) {
+            JobResult result = Job.run(options.config(), rank -> program.runRank(rank, args));
+            if (!result.succeeded()) {
+                FailureReport.print(result.failure(), err);
+            }
+            return result.exitCode();
+        }
+    }
+
+    private static String version() {
+        Properties p = new Properties();
+        try (InputStream in = MpjRun.class.getResourceAsStream("version.properties")) {
+            if (in != null) {
+                p.load(in);
+            }
+        } catch (IOException e) {
+            // fall through to "unknown": a version line is not worth failing for
+        }
+        return p.getProperty("version", "(unknown version)");
+    }
+}

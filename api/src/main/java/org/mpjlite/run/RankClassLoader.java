@@ -1,0 +1,162 @@
+package org.mpjlite.run;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import org.mpjlite.smpdev.Rank;
+import org.mpjlite.smpdev.RankBound;
+
+/**
+ * The class loader of one rank: it gives each rank its own copy of the user's classes, so that
+ * static fields of the program are per rank, as they are per process under a real MPI.
+ *
+ * <p>Where a class comes from:
+ * <ul>
+ *   <li>Classes of the platform ({@code java.*} and the rest of the JDK): the platform loader,
+ *       as for any Java program; a user class path cannot shadow them.</li>
+ *   <li>{@code mpi.MPI} and its nested classes: defined here, once per rank, from the bytes the
+ *       parent has for them. {@code MPI} holds a rank's MPI state ({@code COMM_WORLD}...), so it
+ *       must be per rank; its bytes come from MPJ Lite even if the user class path holds another
+ *       MPI for Java (an old {@code mpj.jar}, say).</li>
+ *   <li>The rest of the MPJ Lite runtime (the other {@code mpi} classes, the device, buffers,
+ *       JCTools): the parent, shared by all ranks. These classes hold no per-rank state, and
+ *       sharing them is what lets ranks exchange messages and catch the same
+ *       {@code MPIException}.</li>
+ *   <li>Anything else: child first. Classes in the in-memory compiled sources or on the user class
+ *       path are defined here even if the parent could load them too (as in tests, where the
+ *       program sits on the test class path); only what neither has goes to the parent.</li>
+ * </ul>
+ * Resources are child first as well.
+ *
+ * <p>Thread safety: parallel capable, like {@link URLClassLoader}; class loading is locked per
+ * class name.
+ */
+final class RankClassLoader extends URLClassLoader implements RankBound {
+    static {
+        registerAsParallelCapable();
+    }
+
+    private static final String MPI_CLASS = "mpi.MPI";
+
+    /** Packages of the MPJ Lite runtime, loaded once by the parent for all ranks. */
+    private static final Set<String> RUNTIME_PACKAGES = Set.of(
+        "mpi", "mpjbuf", "org.mpjlite", "org.mpjlite.run", "org.mpjlite.smpdev", "org.mpjlite.queues");
+
+    /** Libraries the runtime uses, shared with all their subpackages. */
+    private static final String[] RUNTIME_LIBRARIES = {"org.jctools.", "org.agrona."};
+
+    private final Rank rank;
+    private final Map<String, byte[]> compiledClasses;
+
+    /**
+     * @param rank the rank this loader belongs to; null for a loader that only inspects the
+     *        program before the job starts
+     * @param classpath the user class path, searched before the parent
+     * @param compiledClasses class files compiled in memory, by binary name, searched first
+     * @param parent the loader of the MPJ Lite runtime
+     */
+    RankClassLoader(Rank rank, URL[] classpath, Map<String, byte[]> compiledClasses, ClassLoader parent) {
+        super(rank == null ? "mpjlite-program" : "mpjlite-rank-" + rank.id(), classpath, parent);
+        this.rank = rank;
+        this.compiledClasses = compiledClasses;
+    }
+
+    @Override
+    public Rank rank() {
+        return rank;
+    }
+
+    @Override
+    protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+        synchronized (getClassLoadingLock(name)) {
+            Class<?> c = findLoadedClass(name);
+            if (c == null) {
+                c = loadUnloaded(name);
+            }
+            if (resolve) {
+                resolveClass(c);
+            }
+            return c;
+        }
+    }
+
+    private Class<?> loadUnloaded(String name) throws ClassNotFoundException {
+        if (isPerRankMpi(name)) {
+            return defineFromParent(name);
+        }
+        if (isRuntime(name)) {
+            return getParent().loadClass(name);
+        }
+        try {
+            return getPlatformClassLoader().loadClass(name);
+        } catch (ClassNotFoundException notPlatform) {
+            // a class of the program, or of a library it uses
+        }
+        byte[] compiled = compiledClasses.get(name);
+        if (compiled != null) {
+            return defineClass(name, compiled, 0, compiled.length);
+        }
+        try {
+            return findClass(name);
+        } catch (ClassNotFoundException notOnUserClasspath) {
+            return getParent().loadClass(name);
+        }
+    }
+
+    private static boolean isPerRankMpi(String name) {
+        return name.equals(MPI_CLASS) || name.startsWith(MPI_CLASS + "$");
+    }
+
+    private static boolean isRuntime(String name) {
+        int dot = name.lastIndexOf('.');
+        if (dot > 0 && RUNTIME_PACKAGES.contains(name.substring(0, dot))) {
+            return true;
+        }
+        for (String prefix : RUNTIME_LIBRARIES) {
+            if (name.startsWith(prefix)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Class<?> defineFromParent(String name) throws ClassNotFoundException {
+        String resource = name.replace('.', '/') + ".class";
+        URL url = getParent().getResource(resource);
+        if (url == null) {
+            throw new ClassNotFoundException(name + " (not found in the MPJ Lite runtime)");
+        }
+        try (InputStream in = url.openStream()) {
+            byte[] bytes = in.readAllBytes();
+            return defineClass(name, bytes, 0, bytes.length);
+        } catch (IOException e) {
+            throw new ClassNotFoundException(name + " (cannot read " + url + ")", e);
+        }
+    }
+
+    @Override
+    public URL getResource(String name) {
+        URL url = findResource(name);
+        return url != null ? url : super.getResource(name);
+    }
+
+    @Override
+    public Enumeration<URL> getResources(String name) throws IOException {
+        // Keyed by external form: the user class path may also be on the parent's (tests), and a
+        // resource found twice would be read twice (ServiceLoader, say).
+        Map<String, URL> urls = new LinkedHashMap<>();
+        for (URL url : Collections.list(findResources(name))) {
+            urls.putIfAbsent(url.toExternalForm(), url);
+        }
+        for (URL url : Collections.list(super.getResources(name))) {
+            urls.putIfAbsent(url.toExternalForm(), url);
+        }
+        return Collections.enumeration(urls.values());
+    }
+}

@@ -1,0 +1,156 @@
+package org.mpjlite.p2p;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mpjlite.p2p.Jobs.ints;
+import static org.mpjlite.p2p.Jobs.left;
+import static org.mpjlite.p2p.Jobs.rank;
+import static org.mpjlite.p2p.Jobs.right;
+
+import java.nio.ByteBuffer;
+import java.nio.IntBuffer;
+import java.util.List;
+import mpi.MPI;
+import mpi.Prequest;
+import mpi.Request;
+import mpi.Status;
+import org.junit.jupiter.api.DisplayName;
+import org.mpjlite.p2p.Jobs.World;
+
+/** Persistent requests of every send mode, restarted in loops; both dialects. */
+class PersistentRequestTest {
+    private static final int ROUNDS = 50;
+
+    @Jobs.MultiRanksBothProtocols
+    @DisplayName("Send_init/Recv_init around the ring, Startall and Waitall 50 times; each round's data arrives")
+    void ringWithStartall(World w) {
+        List<Integer> sums = w.run(() -> {
+            int[] out = new int[2];
+            int[] in = new int[2];
+            Prequest send = MPI.COMM_WORLD.Send_init(out, 0, 2, MPI.INT, right(), 3);
+            Prequest recv = MPI.COMM_WORLD.Recv_init(in, 0, 2, MPI.INT, left(), 3);
+            int sum = 0;
+            for (int round = 0; round < ROUNDS; round++) {
+                out[0] = rank();
+                out[1] = round;
+                Prequest.Startall(new Prequest[] {recv, send});
+                Status[] s = Request.Waitall(new Request[] {recv, send});
+                assertEquals(left(), s[0].source);
+                assertEquals(3, s[0].tag);
+                assertArrayEquals(new int[] {left(), round}, in, "round " + round);
+                assertFalse(recv.Is_null(), "a persistent request stays allocated after completion");
+                sum += in[1];
+            }
+            send.Free();
+            recv.Free();
+            assertTrue(send.Is_null());
+            return sum;
+        });
+        sums.forEach(s -> assertEquals(ROUNDS * (ROUNDS - 1) / 2, s));
+    }
+
+    @Jobs.PairsBothProtocols
+    @DisplayName("Ssend_init, Bsend_init and Rsend_init restarted with Start/Wait deliver every round")
+    void everySendModeRestarted(World w) {
+        int n = 3000;
+        w.run(() -> {
+            int[] buf = new int[n];
+            if (rank() == 0) {
+                MPI.Buffer_attach(ByteBuffer.allocate(n * 4 + MPI.BSEND_OVERHEAD));
+                Prequest[] sends = {
+                    MPI.COMM_WORLD.Ssend_init(buf, 0, n, MPI.INT, 1, 0),
+                    MPI.COMM_WORLD.Bsend_init(buf, 0, n, MPI.INT, 1, 1),
+                    MPI.COMM_WORLD.Rsend_init(buf, 0, n, MPI.INT, 1, 2)};
+                for (int round = 0; round < 10; round++) {
+                    for (int mode = 0; mode < 3; mode++) {
+                        System.arraycopy(ints(n, round * 3 + mode), 0, buf, 0, n);
+                        // The receiver's "ready" makes the ready send legal.
+                        MPI.COMM_WORLD.Recv(new int[0], 0, 0, MPI.INT, 1, 99);
+                        sends[mode].Start();
+                        sends[mode].Wait();
+                    }
+                }
+                MPI.Buffer_detach();
+            } else {
+                Prequest recv = MPI.COMM_WORLD.Recv_init(buf, 0, n, MPI.INT, 0, MPI.ANY_TAG);
+                for (int round = 0; round < 10; round++) {
+                    for (int mode = 0; mode < 3; mode++) {
+                        recv.Start();
+                        MPI.COMM_WORLD.Send(new int[0], 0, 0, MPI.INT, 0, 99);
+                        Status s = recv.Wait();
+                        assertEquals(mode, s.tag);
+                        assertArrayEquals(ints(n, round * 3 + mode), buf, "round " + round + ", mode " + mode);
+                    }
+                }
+            }
+            return null;
+        });
+    }
+
+    @Jobs.MultiRanksBothProtocols
+    @DisplayName("Open MPI: sendInit/recvInit with direct buffers, static startAll and waitAll in a loop")
+    void openMpiRing(World w) {
+        List<Integer> last = w.run(() -> {
+            IntBuffer out = MPI.newIntBuffer(1);
+            IntBuffer in = MPI.newIntBuffer(1);
+            Prequest send = MPI.COMM_WORLD.sendInit(out, 1, MPI.INT, right(), 8);
+            Prequest recv = MPI.COMM_WORLD.recvInit(in, 1, MPI.INT, left(), 8);
+            for (int round = 0; round < ROUNDS; round++) {
+                out.put(0, rank() * 1000 + round);
+                Prequest.startAll(new Prequest[] {send, recv});
+                Request.waitAll(new Request[] {send, recv});
+                assertEquals(left() * 1000 + round, in.get(0), "round " + round);
+            }
+            recv.start();
+            send.start();
+            recv.waitFor();
+            send.waitFor();
+            send.free();
+            recv.free();
+            return in.get(0);
+        });
+        for (int r = 0; r < w.size(); r++) {
+            assertEquals(((r + w.size() - 1) % w.size()) * 1000 + ROUNDS - 1, last.get(r));
+        }
+    }
+
+    @Jobs.PairsBothProtocols
+    @DisplayName("Open MPI: sSendInit, bSendInit and rSendInit restarted with start/waitFor")
+    void openMpiEverySendMode(World w) {
+        w.run(() -> {
+            IntBuffer buf = MPI.newIntBuffer(4);
+            if (rank() == 0) {
+                MPI.attachBuffer(new byte[4 * 4 + MPI.BSEND_OVERHEAD]);
+                Prequest[] sends = {
+                    MPI.COMM_WORLD.sSendInit(buf, 4, MPI.INT, 1, 0),
+                    MPI.COMM_WORLD.bSendInit(buf, 4, MPI.INT, 1, 1),
+                    MPI.COMM_WORLD.rSendInit(buf, 4, MPI.INT, 1, 2)};
+                for (int round = 0; round < 5; round++) {
+                    for (int mode = 0; mode < 3; mode++) {
+                        buf.put(0, round).put(1, mode).put(2, -1).put(3, 42);
+                        MPI.COMM_WORLD.recv(new int[0], 0, MPI.INT, 1, 99);
+                        sends[mode].start();
+                        sends[mode].waitFor();
+                    }
+                }
+                MPI.detachBuffer();
+            } else {
+                Prequest recv = MPI.COMM_WORLD.recvInit(buf, 4, MPI.INT, 0, MPI.ANY_TAG);
+                for (int round = 0; round < 5; round++) {
+                    for (int mode = 0; mode < 3; mode++) {
+                        recv.start();
+                        MPI.COMM_WORLD.send(new int[0], 0, MPI.INT, 0, 99);
+                        Status s = recv.waitStatus();
+                        assertEquals(mode, s.getTag());
+                        int[] got = new int[4];
+                        buf.get(0, got);
+                        assertArrayEquals(new int[] {round, mode, -1, 42}, got);
+                    }
+                }
+            }
+            return null;
+        });
+    }
+}

@@ -1,0 +1,131 @@
+package org.mpjlite.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.util.List;
+import mpjbuf.PoolStrategy;
+import mpjbuf.StorageKind;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.mpjlite.smpdev.JobConfig;
+import org.mpjlite.smpdev.MatchingKind;
+import org.mpjlite.smpdev.WaitMode;
+
+class LaunchOptionsTest {
+
+    @Test
+    void defaultsAreOneRankAndTheJobDefaults() throws Exception {
+        LaunchOptions o = LaunchOptions.parse("Hello");
+        JobConfig defaults = JobConfig.builder().build();
+        assertEquals(LaunchOptions.Action.RUN, o.action());
+        assertEquals(1, o.config().ranks());
+        assertEquals(defaults.matching(), o.config().matching());
+        assertEquals(defaults.eagerThreshold(), o.config().eagerThreshold());
+        assertEquals(defaults.poolStrategy(), o.config().poolStrategy());
+        assertEquals(defaults.storageKind(), o.config().storageKind());
+        assertEquals(defaults.waitMode(), o.config().waitMode());
+        assertTrue(o.classpath().isEmpty());
+        assertEquals("Hello", o.program());
+        assertEquals(List.of(), o.programArgs());
+    }
+
+    @Test
+    void parsesEveryOption() throws Exception {
+        String cp = "lib/a.jar" + File.pathSeparator + "classes";
+        LaunchOptions o = LaunchOptions.parse("-np", "8", "-cp", cp, "--matching", "lockfree",
+            "--eager-threshold", "64k", "--pool", "buddy2", "--storage", "direct", "--wait", "park",
+            "Life.java", "-np", "3", "--help");
+        assertEquals(8, o.config().ranks());
+        assertEquals(List.of(Path.of("lib/a.jar"), Path.of("classes")), o.classpath().orElseThrow());
+        assertEquals(MatchingKind.LOCK_FREE, o.config().matching());
+        assertEquals(64 * 1024, o.config().eagerThreshold());
+        assertEquals(PoolStrategy.BUDDY2, o.config().poolStrategy());
+        assertEquals(StorageKind.DIRECT, o.config().storageKind());
+        assertEquals(WaitMode.PARK, o.config().waitMode());
+        assertEquals("Life.java", o.program());
+        assertEquals(List.of("-np", "3", "--help"), o.programArgs(), "arguments after the program are the program's");
+    }
+
+    @Test
+    void acceptsSynonymsAndInlineValues() throws Exception {
+        assertEquals(5, LaunchOptions.parse("-n", "5", "X").config().ranks());
+        assertEquals(List.of(Path.of("d")), LaunchOptions.parse("-classpath", "d", "X").classpath().orElseThrow());
+        assertEquals(List.of(Path.of("d")), LaunchOptions.parse("--class-path", "d", "X").classpath().orElseThrow());
+        LaunchOptions o = LaunchOptions.parse("--matching=locked", "--pool=unpooled", "--storage=HEAP",
+            "--wait=spin", "--eager-threshold=0", "X");
+        assertEquals(MatchingKind.LOCKED, o.config().matching());
+        assertEquals(PoolStrategy.UNPOOLED, o.config().poolStrategy());
+        assertEquals(StorageKind.HEAP, o.config().storageKind());
+        assertEquals(WaitMode.SPIN, o.config().waitMode());
+        assertEquals(0, o.config().eagerThreshold());
+    }
+
+    @Test
+    void parsesByteSizes() throws Exception {
+        assertEquals(4096, LaunchOptions.parseSize("x", "4096"));
+        assertEquals(16 * 1024, LaunchOptions.parseSize("x", "16k"));
+        assertEquals(16 * 1024, LaunchOptions.parseSize("x", "16KB"));
+        assertEquals(1 << 20, LaunchOptions.parseSize("x", "1m"));
+        assertEquals(1 << 30, LaunchOptions.parseSize("x", "1g"));
+        assertThrows(UsageException.class, () -> LaunchOptions.parseSize("x", "2g"));
+        assertThrows(UsageException.class, () -> LaunchOptions.parseSize("x", "99999999999999999999999"));
+        assertThrows(UsageException.class, () -> LaunchOptions.parseSize("x", "-1"));
+        assertThrows(UsageException.class, () -> LaunchOptions.parseSize("x", "16q"));
+    }
+
+    @Test
+    void helpAndVersionNeedNoProgram() throws Exception {
+        assertEquals(LaunchOptions.Action.HELP, LaunchOptions.parse("-h").action());
+        assertEquals(LaunchOptions.Action.HELP, LaunchOptions.parse("-np", "2", "--help").action());
+        assertEquals(LaunchOptions.Action.VERSION, LaunchOptions.parse("--version").action());
+    }
+
+    @Test
+    void helpListsEveryOption() {
+        Launch.Outcome r = Launch.mpjrun("--help");
+        assertEquals(0, r.exitCode());
+        for (String option : List.of("-np", "-n ", "-cp", "-classpath", "--class-path", "--matching", "locked",
+                "lockfree", "--eager-threshold", "--pool", "buddy1", "buddy2", "unpooled", "--storage", "heap",
+                "direct", "--wait", "auto", "spin", "park", "-h", "--help", "--version", "File.java", "app.jar")) {
+            assertTrue(r.out().contains(option), "help should mention " + option + ":\n" + r.out());
+        }
+        assertEquals("", r.err());
+    }
+
+    @Test
+    void versionNamesTheProject() {
+        Launch.Outcome r = Launch.mpjrun("--version");
+        assertEquals(0, r.exitCode());
+        assertTrue(r.out().startsWith("MPJ Lite "), r.out());
+        assertFalse(r.out().contains("${"), "version resource not filtered: " + r.out());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "-np 0 X", "-np -2 X", "-np many X", "-n", "--matching fast X", "--pool buddy3 X", "--storage disk X",
+        "--wait sleep X", "--eager-threshold lots X", "--frobnicate X", "-np 2", "", "-cp"
+    })
+    void usageErrorsExitWithTwoAndNoStackTrace(String line) {
+        String[] args = line.isEmpty() ? new String[0] : line.split(" ");
+        Launch.Outcome r = Launch.mpjrun(args);
+        assertEquals(UsageException.EXIT_CODE, r.exitCode(), r.toString());
+        assertTrue(r.err().startsWith("mpjrun: "), r.toString());
+        assertTrue(r.err().contains("--help"), "should point to --help: " + r);
+        assertFalse(r.err().contains("\tat "), "no stack trace for a usage error: " + r);
+    }
+
+    @Test
+    void errorMessagesSayWhatIsWrong() {
+        assertTrue(Launch.mpjrun("-np", "0", "X").err().contains("-np needs a number of ranks of at least 1"));
+        assertTrue(Launch.mpjrun("--frobnicate", "X").err().contains("unknown option '--frobnicate'"));
+        assertTrue(Launch.mpjrun("-np", "2").err().contains("no program given"));
+        assertTrue(Launch.mpjrun("--wait", "sleep", "X").err().contains("--wait must be one of auto, spin, park"));
+        assertTrue(Launch.mpjrun("-cp").err().contains("option -cp needs a value"));
+    }
+}

@@ -1,0 +1,113 @@
+package org.mpjlite.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.mpjlite.run.fixtures.StaticCounterMain;
+import org.mpjlite.smpdev.Job;
+import org.mpjlite.smpdev.JobConfig;
+import org.mpjlite.smpdev.JobResult;
+import org.mpjlite.smpdev.Rank;
+
+/** Where a rank's classes come from; loads classes without initializing them (no MPI needed). */
+class RankClassLoaderTest {
+    private static final ClassLoader PARENT = RankClassLoaderTest.class.getClassLoader();
+
+    @TempDir
+    Path dir;
+
+    private RankClassLoader loader(Path... classpath) throws Exception {
+        URL[] urls = new URL[classpath.length];
+        for (int i = 0; i < classpath.length; i++) {
+            urls[i] = classpath[i].toUri().toURL();
+        }
+        return new RankClassLoader(null, urls, Map.of(), PARENT);
+    }
+
+    private static Path testClasses() throws Exception {
+        return Path.of(StaticCounterMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    }
+
+    @Test
+    void userClassesAreChildFirstEvenWhenTheParentHasThem() throws Exception {
+        try (RankClassLoader a = loader(testClasses()); RankClassLoader b = loader(testClasses())) {
+            Class<?> inA = a.loadClass(StaticCounterMain.class.getName());
+            Class<?> inB = b.loadClass(StaticCounterMain.class.getName());
+            assertSame(a, inA.getClassLoader());
+            assertSame(b, inB.getClassLoader());
+            assertNotSame(StaticCounterMain.class, inA);
+        }
+    }
+
+    @Test
+    void mpiClassIsPerRankAndTheRestOfTheRuntimeIsShared() throws Exception {
+        try (RankClassLoader a = loader(testClasses()); RankClassLoader b = loader(testClasses())) {
+            Class<?> mpiA = a.loadClass("mpi.MPI");
+            assertSame(a, mpiA.getClassLoader());
+            assertNotSame(mpiA, b.loadClass("mpi.MPI"));
+            assertSame(mpi.MPIException.class, a.loadClass("mpi.MPIException"));
+            assertSame(mpi.Comm.class, a.loadClass("mpi.Comm"));
+            assertSame(Job.class, a.loadClass(Job.class.getName()));
+            assertSame(MpjRun.class, a.loadClass(MpjRun.class.getName()));
+            assertSame(String.class, a.loadClass("java.lang.String"));
+        }
+    }
+
+    @Test
+    void mpiComesFromTheRuntimeEvenIfTheUserClasspathHasAnother(@TempDir Path oldMpj) throws Exception {
+        Path fake = Sources.write(oldMpj.resolve("src"), "mpi/MPI.java",
+            "package mpi; public class MPI { public static final String IMPL = \"old\"; }");
+        Path fakeComm = Sources.write(oldMpj.resolve("src"), "mpi/Comm.java", "package mpi; public class Comm { }");
+        Sources.compile(oldMpj.resolve("classes"), fake, fakeComm);
+        Path jar = Sources.jar(oldMpj.resolve("mpj.jar"), oldMpj.resolve("classes"), null);
+        try (RankClassLoader a = loader(jar)) {
+            Class<?> mpi = a.loadClass("mpi.MPI");
+            assertSame(a, mpi.getClassLoader());
+            assertThrows(NoSuchFieldException.class, () -> mpi.getDeclaredField("IMPL"), "the jar's MPI was loaded");
+            assertSame(mpi.Comm.class, a.loadClass("mpi.Comm"));
+        }
+    }
+
+    @Test
+    void compiledClassesComeFirst() throws Exception {
+        Path src = Sources.write(dir, "p/Hello.java", "package p; public class Hello { }");
+        Sources.compile(dir.resolve("out"), src);
+        byte[] bytes = Files.readAllBytes(dir.resolve("out/p/Hello.class"));
+        try (RankClassLoader l = new RankClassLoader(null, new URL[0], Map.of("p.Hello", bytes), PARENT)) {
+            assertSame(l, l.loadClass("p.Hello").getClassLoader());
+        }
+    }
+
+    @Test
+    void resourcesAreChildFirst() throws Exception {
+        Files.writeString(dir.resolve("junit-platform.properties"), "mine");
+        try (RankClassLoader l = loader(dir)) {
+            URL url = l.getResource("junit-platform.properties");
+            assertEquals(dir.resolve("junit-platform.properties").toUri().toURL(), url);
+            List<URL> all = Collections.list(l.getResources("junit-platform.properties"));
+            assertEquals(url, all.get(0));
+            assertTrue(all.size() >= 2, "the parent's copy follows: " + all);
+        }
+    }
+
+    @Test
+    void belongsToItsRank() {
+        JobResult result = Job.run(JobConfig.builder().ranks(2).build(), rank -> {
+            try (RankClassLoader l = new RankClassLoader(rank, new URL[0], Map.of(), PARENT)) {
+                return Rank.ofLoader(l) == rank;
+            }
+        });
+        assertEquals(List.of(true, true), result.results());
+    }
+}

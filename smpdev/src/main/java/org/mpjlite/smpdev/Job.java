@@ -1,0 +1,228 @@
+package org.mpjlite.smpdev;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import mpjbuf.BufferFactory;
+
+/**
+ * One MPI job: N ranks running as threads of this JVM, the process table they register in, the
+ * device state they share, and the failure that ends the job early.
+ *
+ * <p>{@link #run} starts one thread per rank, waits for all of them and reports how the job ended.
+ * When a rank throws (or calls {@code Abort}) the job fails: every rank waiting in an MPI call is
+ * woken and gets an {@code MPIException} naming the failed rank; ranks that do not stop within the
+ * grace period are interrupted; after a second grace period the job is reported as ended anyway
+ * (rank threads are daemons). Nothing waits forever on a failed job.
+ *
+ * <p>Thread safety: the rank table is immutable after construction; registration and failure are
+ * atomic; the first failure wins and is published through a volatile reference.
+ */
+public final class Job {
+    private final JobConfig config;
+    private final Rank[] ranks;
+    private final Transfer transfer;
+    private final WaitStrategy waitStrategy;
+    private final BufferFactory buffers;
+    private final AtomicInteger registered = new AtomicInteger();
+    private final AtomicReference<RankFailure> failure = new AtomicReference<>();
+    private final Object exitMonitor = new Object();
+    private int alive;
+
+    private Job(JobConfig config) {
+        this.config = config;
+        this.buffers = BufferFactory.create(config.poolStrategy(), config.storageKind());
+        this.transfer = new Transfer();
+        this.waitStrategy = WaitStrategy.forJob(config.waitMode(), config.ranks());
+        this.ranks = new Rank[config.ranks()];
+        for (int i = 0; i < ranks.length; i++) {
+            ranks[i] = new Rank(this, i);
+        }
+    }
+
+    /**
+     * Runs a job: one thread per rank, each running {@code task} with its rank bound to it. Returns
+     * when every rank has returned, or when the job failed and the ranks were given their grace.
+     */
+    public static JobResult run(JobConfig config, RankTask task) {
+        Job job = new Job(config);
+        return job.runAll(task);
+    }
+
+    /**
+     * A job of one rank bound to the calling thread: what a program gets when it calls
+     * {@code MPI.Init} without having been started by {@code mpjrun} (like a singleton MPI_Init).
+     */
+    public static Rank singleton(JobConfig config) {
+        Job job = new Job(config.toBuilder().ranks(1).build());
+        Rank r = job.ranks[0];
+        r.bindToCurrentThread();
+        return r;
+    }
+
+    public JobConfig config() {
+        return config;
+    }
+
+    public int size() {
+        return ranks.length;
+    }
+
+    public Rank rank(int id) {
+        return ranks[id];
+    }
+
+    Transfer transfer() {
+        return transfer;
+    }
+
+    WaitStrategy waitStrategy() {
+        return waitStrategy;
+    }
+
+    BufferFactory buffers() {
+        return buffers;
+    }
+
+    /** True while every rank has a core of its own and waiting ranks spin before they park. */
+    public boolean spinning() {
+        return waitStrategy.spins();
+    }
+
+    // ---- init -------------------------------------------------------------------------------
+
+    /** Registers a rank and waits until all have registered: no rank leaves Init before all came. */
+    void register(Rank rank, String call) {
+        if (registered.incrementAndGet() == ranks.length) {
+            wakeAll();
+        } else {
+            rank.await(() -> registered.get() == ranks.length, call);
+        }
+    }
+
+    /** Ranks that have called Init so far. */
+    public int registeredRanks() {
+        return registered.get();
+    }
+
+    // ---- failure ----------------------------------------------------------------------------
+
+    public boolean failed() {
+        return failure.get() != null;
+    }
+
+    public RankFailure failure() {
+        return failure.get();
+    }
+
+    /** Throws the job-failure error if the job has failed. */
+    void checkAlive(Rank rank, String call) {
+        RankFailure f = failure.get();
+        if (f != null) {
+            throw Errors.error(ErrorClass.ERR_PROC_ABORTED,
+                call + " on rank " + rank.id() + " cannot complete: " + f.describe(), f.cause());
+        }
+    }
+
+    /** Records that a rank threw; the first failure of a job is the one reported. */
+    public void fail(int rank, Throwable cause) {
+        int code = cause instanceof AbortSignal ? ((AbortSignal) cause).code() : RankFailure.EXCEPTION_EXIT_CODE;
+        if (failure.compareAndSet(null, new RankFailure(rank, cause, code))) {
+            wakeAll();
+            synchronized (exitMonitor) {
+                exitMonitor.notifyAll();
+            }
+        }
+    }
+
+    /** MPI_Abort: ends the job with {@code code}; does not return. */
+    public AbortSignal abort(Rank rank, int code) {
+        AbortSignal signal = new AbortSignal(rank.id(), code);
+        fail(rank.id(), signal);
+        throw signal;
+    }
+
+    private void wakeAll() {
+        for (Rank r : ranks) {
+            r.wake();
+        }
+    }
+
+    // ---- running ----------------------------------------------------------------------------
+
+    private JobResult runAll(RankTask task) {
+        Object[] results = new Object[ranks.length];
+        Thread[] threads = new Thread[ranks.length];
+        alive = ranks.length;
+        for (int i = 0; i < ranks.length; i++) {
+            final Rank rank = ranks[i];
+            threads[i] = new Thread(null, () -> runRank(rank, task, results), "mpjlite-rank-" + i);
+            threads[i].setDaemon(true);
+        }
+        for (Thread t : threads) {
+            t.start();
+        }
+        try {
+            awaitEnd(threads);
+        } catch (InterruptedException e) {
+            fail(-1, e);
+            Thread.currentThread().interrupt();
+        }
+        RankFailure f = failure.get();
+        return new JobResult(f == null ? 0 : f.exitCode(), Arrays.asList(results), f);
+    }
+
+    private void runRank(Rank rank, RankTask task, Object[] results) {
+        rank.bindToCurrentThread();
+        try {
+            results[rank.id()] = task.run(rank);
+        } catch (Throwable t) {
+            fail(rank.id(), t);
+        } finally {
+            Rank.unbindCurrentThread();
+            synchronized (exitMonitor) {
+                alive--;
+                exitMonitor.notifyAll();
+            }
+        }
+    }
+
+    private void awaitEnd(Thread[] threads) throws InterruptedException {
+        synchronized (exitMonitor) {
+            while (alive > 0 && failure.get() == null) {
+                exitMonitor.wait();
+            }
+        }
+        if (failure.get() == null) {
+            return;
+        }
+        long grace = config.shutdownGrace().toNanos();
+        if (!awaitAllExited(grace)) {
+            for (Thread t : threads) {
+                t.interrupt();
+            }
+            awaitAllExited(grace);
+        }
+    }
+
+    private boolean awaitAllExited(long nanos) throws InterruptedException {
+        long deadline = System.nanoTime() + nanos;
+        synchronized (exitMonitor) {
+            while (alive > 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(exitMonitor, left);
+            }
+            return true;
+        }
+    }
+
+    /** The ranks, in order (diagnostics and tests). */
+    public List<Rank> ranks() {
+        return List.of(ranks);
+    }
+}

@@ -1,0 +1,133 @@
+package org.mpjlite.smpdev;
+
+import java.time.Duration;
+import java.util.Objects;
+import mpjbuf.PoolStrategy;
+import mpjbuf.StorageKind;
+
+/**
+ * How a job runs: rank count, matching structure, eager threshold, buffer pool, wait mode.
+ * Immutable; build with {@link #builder()}.
+ */
+public final class JobConfig {
+    /** Default largest message (in bytes) sent eagerly; larger ones go by rendezvous. */
+    public static final int DEFAULT_EAGER_THRESHOLD = 16 * 1024;
+
+    private final int ranks;
+    private final MatchingKind matching;
+    private final int eagerThreshold;
+    private final PoolStrategy poolStrategy;
+    private final StorageKind storageKind;
+    private final WaitMode waitMode;
+    private final Duration shutdownGrace;
+
+    private JobConfig(Builder b) {
+        this.ranks = b.ranks;
+        this.matching = b.matching;
+        this.eagerThreshold = b.eagerThreshold;
+        this.poolStrategy = b.poolStrategy;
+        this.storageKind = b.storageKind;
+        this.waitMode = b.waitMode;
+        this.shutdownGrace = b.shutdownGrace;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public Builder toBuilder() {
+        return new Builder().ranks(ranks).matching(matching).eagerThreshold(eagerThreshold)
+            .pool(poolStrategy, storageKind).waitMode(waitMode).shutdownGrace(shutdownGrace);
+    }
+
+    public int ranks() {
+        return ranks;
+    }
+
+    public MatchingKind matching() {
+        return matching;
+    }
+
+    public int eagerThreshold() {
+        return eagerThreshold;
+    }
+
+    public PoolStrategy poolStrategy() {
+        return poolStrategy;
+    }
+
+    public StorageKind storageKind() {
+        return storageKind;
+    }
+
+    public WaitMode waitMode() {
+        return waitMode;
+    }
+
+    /** How long a failing job waits for the other ranks to stop before giving up on them. */
+    public Duration shutdownGrace() {
+        return shutdownGrace;
+    }
+
+    @Override
+    public String toString() {
+        return "JobConfig{ranks=" + ranks + ", matching=" + matching + ", eagerThreshold=" + eagerThreshold
+            + ", pool=" + poolStrategy + "/" + storageKind + ", wait=" + waitMode + '}';
+    }
+
+    /** Builder; every setting has a default except nothing: {@code ranks} defaults to 1. */
+    public static final class Builder {
+        private int ranks = 1;
+        private MatchingKind matching = MatchingKind.LOCKED;
+        private int eagerThreshold = DEFAULT_EAGER_THRESHOLD;
+        private PoolStrategy poolStrategy = PoolStrategy.BUDDY1;
+        private StorageKind storageKind = StorageKind.HEAP;
+        private WaitMode waitMode = WaitMode.AUTO;
+        private Duration shutdownGrace = Duration.ofSeconds(2);
+
+        private Builder() {
+        }
+
+        public Builder ranks(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("rank count must be at least 1, was " + n);
+            }
+            this.ranks = n;
+            return this;
+        }
+
+        public Builder matching(MatchingKind kind) {
+            this.matching = Objects.requireNonNull(kind);
+            return this;
+        }
+
+        /** Messages of at most this many bytes are copied eagerly; 0 makes every send rendezvous. */
+        public Builder eagerThreshold(int bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("eager threshold must be >= 0, was " + bytes);
+            }
+            this.eagerThreshold = bytes;
+            return this;
+        }
+
+        public Builder pool(PoolStrategy strategy, StorageKind storage) {
+            this.poolStrategy = Objects.requireNonNull(strategy);
+            this.storageKind = Objects.requireNonNull(storage);
+            return this;
+        }
+
+        public Builder waitMode(WaitMode mode) {
+            this.waitMode = Objects.requireNonNull(mode);
+            return this;
+        }
+
+        public Builder shutdownGrace(Duration grace) {
+            this.shutdownGrace = Objects.requireNonNull(grace);
+            return this;
+        }
+
+        public JobConfig build() {
+            return new JobConfig(this);
+        }
+    }
+}

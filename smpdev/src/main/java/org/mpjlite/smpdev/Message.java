@@ -1,0 +1,68 @@
+package org.mpjlite.smpdev;
+
+import org.mpjlite.queues.Envelope;
+
+/**
+ * A message on its way to a receive: its envelope, its element type and count, and where its data
+ * is. Eager and buffered messages carry their own copy ({@link #stash}); rendezvous messages point
+ * at the sender's buffer ({@link #data}) and at the send request to complete once it is copied.
+ *
+ * <p>Written by the sender before it is handed to a mailbox (which publishes it), read by the one
+ * thread that matches it.
+ */
+public final class Message extends Envelope {
+    final BasicType type;
+    final int count;
+    mpjbuf.Buffer stash;
+    Object data;
+    int dataIndex;
+    SendRequest sender;
+    BsendBuffer bsendBuffer;
+    int bsendBytes;
+
+    Message(int context, int source, int tag, BasicType type, int count) {
+        super(context, source, tag);
+        this.type = type;
+        this.count = count;
+    }
+
+    public BasicType type() {
+        return type;
+    }
+
+    /** Elements of {@link #type()}. */
+    public int count() {
+        return count;
+    }
+
+    /** Copies the first {@code n} elements into the receiver's buffer. */
+    void copyTo(Object dst, int dstIndex, int n) {
+        if (stash != null) {
+            Stash.drain(stash, dst, dstIndex, n, type);
+        } else {
+            Copier.copy(data, dataIndex, dst, dstIndex, n, type);
+        }
+    }
+
+    /** The message has been received (or dropped): release what it holds, complete its sender. */
+    void consumed() {
+        if (stash != null) {
+            stash.free();
+            stash = null;
+        }
+        data = null;
+        if (bsendBuffer != null) {
+            bsendBuffer.release(bsendBytes);
+            bsendBuffer = null;
+        }
+        if (sender != null) {
+            sender.complete(ANY_SOURCE, ANY_TAG, count, type);
+            sender = null;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "message(source=" + source + ", tag=" + tag + ", " + count + " x " + type.mpiName() + ")";
+    }
+}

@@ -1,0 +1,37 @@
+package org.mpjlite.smpdev;
+
+/**
+ * A receive: a pattern (context, source or {@code ANY_SOURCE}, tag or {@code ANY_TAG}) and the user
+ * buffer the matched message is copied into.
+ */
+public final class RecvRequest extends Request {
+    final Object buffer;
+    final int index;
+    final int capacity;
+    final BasicType type;
+    final String call;
+
+    RecvRequest(Rank owner, int context, int source, int tag, Object buffer, int index, int capacity,
+                BasicType type, String call) {
+        super(owner, context, source, tag);
+        this.buffer = buffer;
+        this.index = index;
+        this.capacity = capacity;
+        this.type = type;
+        this.call = call;
+    }
+
+    @Override
+    public boolean cancel() {
+        if (owner.mailbox().cancel(this)) {
+            completeCancelled();
+            return true;
+        }
+        return false;
+    }
+
+    @Override
+    public String toString() {
+        return call + "(source=" + source + ", tag=" + tag + ", count=" + capacity + ", " + type.mpiName() + ")";
+    }
+}

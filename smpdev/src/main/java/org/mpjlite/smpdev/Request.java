@@ -1,0 +1,110 @@
+package org.mpjlite.smpdev;
+
+import org.mpjlite.queues.Envelope;
+
+/**
+ * A pending point-to-point operation of one rank, and, once complete, its status.
+ *
+ * <p>Memory ordering: the completing thread (the rank's own, or a peer that moved the data) writes
+ * the status fields and the received data, then sets {@code complete} with a volatile write and
+ * rings the owner's doorbell. A thread that sees {@code complete == true} (volatile read) therefore
+ * sees the status and every byte of the data: MPI's "after Wait returns, the buffer holds the
+ * message" is a happens-before edge through this field.
+ */
+public abstract class Request extends Envelope {
+    final Rank owner;
+    private volatile boolean complete;
+    private int statusSource;
+    private int statusTag;
+    private int statusCount;
+    private BasicType statusType;
+    private boolean cancelled;
+    private int errorClass;
+    private String errorMessage;
+
+    Request(Rank owner) {
+        this.owner = owner;
+    }
+
+    Request(Rank owner, int context, int source, int tag) {
+        super(context, source, tag);
+        this.owner = owner;
+    }
+
+    public final Rank owner() {
+        return owner;
+    }
+
+    public final boolean isComplete() {
+        return complete;
+    }
+
+    /** Waits until complete (the device's single wait path). Does not throw the request's error. */
+    public final void await(String call) {
+        if (!complete) {
+            owner.await(this::isComplete, call);
+        }
+    }
+
+    final void complete(int source, int tag, int count, BasicType type) {
+        statusSource = source;
+        statusTag = tag;
+        statusCount = count;
+        statusType = type;
+        complete = true;
+        owner.wake();
+    }
+
+    final void fail(int errorClass, String message, int source, int tag, int count, BasicType type) {
+        this.errorClass = errorClass;
+        this.errorMessage = message;
+        complete(source, tag, count, type);
+    }
+
+    final void completeCancelled() {
+        cancelled = true;
+        complete(ANY_SOURCE, ANY_TAG, 0, null);
+    }
+
+    /**
+     * Tries to cancel: true if the operation was withdrawn before it matched (it then completes as
+     * cancelled), false if it matched or completed first (it completes normally).
+     */
+    public abstract boolean cancel();
+
+    /** Source rank (in the communicator) of the matched message. Valid once complete. */
+    public final int statusSource() {
+        return statusSource;
+    }
+
+    public final int statusTag() {
+        return statusTag;
+    }
+
+    /** Elements received, of {@link #statusType()}. */
+    public final int statusCount() {
+        return statusCount;
+    }
+
+    /** Element type of the matched message; null for sends and cancelled requests. */
+    public final BasicType statusType() {
+        return statusType;
+    }
+
+    public final boolean isCancelled() {
+        return cancelled;
+    }
+
+    /** True when the operation ended with an error (truncation, type mismatch). Valid once complete. */
+    public final boolean failed() {
+        return errorMessage != null;
+    }
+
+    /**
+     * The error the operation ended with, as a new exception created on the calling thread (so its
+     * stack trace shows the user's Wait or Recv, not the thread that moved the data); null if none.
+     */
+    public final RuntimeException error() {
+        return errorMessage == null ? null : Errors.error(errorClass, errorMessage);
+    }
+}

@@ -1,0 +1,105 @@
+package org.mpjlite.smpdev;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The one wait path of the device: every blocking MPI call (receive, wait, probe, init, detach)
+ * waits here until its condition holds.
+ *
+ * <p>Each round it lets the rank's mailbox match whatever has arrived, checks the condition, checks
+ * that the job is still alive and that the thread was not interrupted; then it spins (only while
+ * every rank has a core, and only for {@link #spinNanos}), yields a little, and finally parks on the
+ * rank's {@link Doorbell} until a signaller rings it.
+ *
+ * <p>Thread safety: immutable; any number of threads may wait at once.
+ */
+final class WaitStrategy {
+    /** How long to spin before parking when spinning is allowed: long enough for a reply. */
+    private static final long SPIN_NANOS = 50_000;
+    private static final int YIELDS = 4;
+
+    private final long spinNanos;
+    private final int yields;
+
+    private WaitStrategy(long spinNanos, int yields) {
+        this.spinNanos = spinNanos;
+        this.yields = yields;
+    }
+
+    static WaitStrategy forJob(WaitMode mode, int ranks) {
+        boolean spin = mode == WaitMode.SPIN
+            || (mode == WaitMode.AUTO && ranks <= Runtime.getRuntime().availableProcessors());
+        return spin ? new WaitStrategy(SPIN_NANOS, YIELDS) : new WaitStrategy(0, 0);
+    }
+
+    boolean spins() {
+        return spinNanos > 0;
+    }
+
+    /** Something a waiter waits for; evaluated after the mailbox has matched arrivals. */
+    @FunctionalInterface
+    interface Condition {
+        boolean isMet();
+    }
+
+    /**
+     * Returns when {@code condition} holds. Throws the job-failure error if another rank fails or the
+     * job aborts, and an interruption error (interrupt flag restored) if the thread is interrupted.
+     *
+     * @param what the MPI call waiting, for error messages ({@code "Recv"})
+     */
+    void await(Rank rank, Condition condition, String what) {
+        rank.mailbox().progress();
+        if (condition.isMet()) {
+            return;
+        }
+        final Job job = rank.job();
+        long spinUntil = spinNanos > 0 ? System.nanoTime() + spinNanos : 0;
+        int spinsLeftBeforeClockCheck = 64;
+        int yieldsLeft = yields;
+        for (;;) {
+            job.checkAlive(rank, what);
+            if (Thread.currentThread().isInterrupted()) {
+                throw interrupted(rank, what);
+            }
+            if (spinUntil != 0) {
+                Thread.onSpinWait();
+                if (--spinsLeftBeforeClockCheck == 0) {
+                    spinsLeftBeforeClockCheck = 64;
+                    if (System.nanoTime() - spinUntil > 0) {
+                        spinUntil = 0;
+                    }
+                }
+            } else if (yieldsLeft > 0) {
+                yieldsLeft--;
+                Thread.yield();
+            } else {
+                parkOnce(rank, condition);
+            }
+            rank.mailbox().progress();
+            if (condition.isMet()) {
+                return;
+            }
+        }
+    }
+
+    private static void parkOnce(Rank rank, Condition condition) {
+        Thread me = Thread.currentThread();
+        Doorbell bell = rank.doorbell();
+        bell.add(me);
+        try {
+            rank.mailbox().progress();
+            if (condition.isMet() || rank.job().failed() || me.isInterrupted()) {
+                return;
+            }
+            LockSupport.park(bell);
+        } finally {
+            bell.remove(me);
+        }
+    }
+
+    private static RuntimeException interrupted(Rank rank, String what) {
+        return Errors.error(ErrorClass.ERR_OTHER,
+            what + ": rank " + rank.id() + " was interrupted while waiting", new InterruptedException());
+    }
+}
