@@ -36,13 +36,20 @@ public class Comm {
         this.self = self;
     }
 
-    /** The calling rank, which must be initialized and alive. */
+    /** The calling rank, for a communication call: initialized, not finalized, job alive. */
     final Rank rank(String call) {
+        Rank r = localRank(call);
+        r.checkAlive(call);
+        return r;
+    }
+
+    /** The calling rank, for a local query: initialized and not finalized. */
+    final Rank localRank(String call) {
         Rank r = bound != null ? bound : Rank.current();
         if (r == null) {
             throw new MPIException(MPI.ERR_OTHER, call + ": MPI is not initialized (call MPI.Init first)");
         }
-        r.checkInitialized(call);
+        r.checkLifecycle(call);
         return r;
     }
 
@@ -188,11 +195,11 @@ public class Comm {
     // ---- mpiJava 1.2 ------------------------------------------------------------------------
 
     public int Size() {
-        return size(rank("Size"));
+        return size(localRank("Size"));
     }
 
     public int Rank() {
-        return rankIn(rank("Rank"));
+        return rankIn(localRank("Rank"));
     }
 
     /** Ends the whole job with {@code errorcode} as its exit code. Does not return. */
@@ -287,11 +294,11 @@ public class Comm {
     // ---- Open MPI Java ----------------------------------------------------------------------
 
     public final int getSize() {
-        return size(rank("getSize"));
+        return size(localRank("getSize"));
     }
 
     public final int getRank() {
-        return rankIn(rank("getRank"));
+        return rankIn(localRank("getRank"));
     }
 
     public final void abort(int errorcode) {
@@ -380,6 +387,6 @@ public class Comm {
 
     @Override
     public String toString() {
-        return self ? "MPI.COMM_SELF" : context == MPI.WORLD_CONTEXT ? "MPI.COMM_WORLD" : "Comm(context " + context + ")";
+        return self ? "MPI.COMM_SELF" : context == Intracomm.WORLD_CONTEXT ? "MPI.COMM_WORLD" : "Comm(context " + context + ")";
     }
 }

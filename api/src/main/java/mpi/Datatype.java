@@ -8,15 +8,16 @@ import org.mpjlite.smpdev.BasicType;
  * needs: the basic element type, its size and extent.
  */
 public class Datatype {
-    static final Datatype BYTE = new Datatype(BasicType.BYTE);
-    static final Datatype CHAR = new Datatype(BasicType.CHAR);
-    static final Datatype SHORT = new Datatype(BasicType.SHORT);
-    static final Datatype BOOLEAN = new Datatype(BasicType.BOOLEAN);
-    static final Datatype INT = new Datatype(BasicType.INT);
-    static final Datatype LONG = new Datatype(BasicType.LONG);
-    static final Datatype FLOAT = new Datatype(BasicType.FLOAT);
-    static final Datatype DOUBLE = new Datatype(BasicType.DOUBLE);
-    static final Datatype PACKED = new Datatype(BasicType.PACKED);
+    // Public because the per-rank copy of MPI (another runtime package) reads them.
+    public static final Datatype BYTE = new Datatype(BasicType.BYTE);
+    public static final Datatype CHAR = new Datatype(BasicType.CHAR);
+    public static final Datatype SHORT = new Datatype(BasicType.SHORT);
+    public static final Datatype BOOLEAN = new Datatype(BasicType.BOOLEAN);
+    public static final Datatype INT = new Datatype(BasicType.INT);
+    public static final Datatype LONG = new Datatype(BasicType.LONG);
+    public static final Datatype FLOAT = new Datatype(BasicType.FLOAT);
+    public static final Datatype DOUBLE = new Datatype(BasicType.DOUBLE);
+    public static final Datatype PACKED = new Datatype(BasicType.PACKED);
 
     final BasicType basic;
 

@@ -7,7 +7,23 @@ import org.mpjlite.smpdev.Rank;
  * {@code MPI.COMM_SELF}).
  */
 public class Intracomm extends Comm {
+    static final int WORLD_CONTEXT = 0;
+    static final int SELF_CONTEXT = 2;
+
     Intracomm(Rank bound, int context, boolean self) {
         super(bound, context, self);
+    }
+
+    /**
+     * The world communicator of a rank (null: of the calling thread's rank). For the runtime:
+     * {@code MPI.COMM_WORLD} is made with it.
+     */
+    public static Intracomm world(Rank rank) {
+        return new Intracomm(rank, WORLD_CONTEXT, false);
+    }
+
+    /** The self communicator of a rank (null: of the calling thread's rank). For the runtime. */
+    public static Intracomm self(Rank rank) {
+        return new Intracomm(rank, SELF_CONTEXT, true);
     }
 }

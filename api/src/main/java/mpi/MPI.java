@@ -23,17 +23,15 @@ import org.mpjlite.smpdev.Rank;
  * shared class loader (embedded lambdas, or a plain {@code java} run), {@code COMM_WORLD} resolves
  * the rank of the calling thread; a plain run that calls {@link #Init} outside any job becomes a job
  * of one rank.
+ *
+ * <p>Because a per-rank copy of this class is in a different runtime package from the shared
+ * {@code mpi} classes, it uses only their public members, and they use only its compile-time
+ * constants (never {@code COMM_WORLD}: they would get the shared copy's).
  */
 public final class MPI {
-    static {
-        MPIException.install();
-    }
-
     /** The rank this copy of the class belongs to, or null when loaded by a shared loader. */
     private static final Rank BOUND = Rank.ofLoader(MPI.class.getClassLoader());
 
-    static final int WORLD_CONTEXT = 0;
-    static final int SELF_CONTEXT = 2;
     /** Largest tag value (MPI guarantees at least 32767). */
     static final int TAG_UB_VALUE = Integer.MAX_VALUE;
 
@@ -107,8 +105,8 @@ public final class MPI {
     public static final Datatype PACKED = Datatype.PACKED;
 
     // ---- predefined communicators and requests ------------------------------------------------
-    public static final Intracomm COMM_WORLD = new Intracomm(BOUND, WORLD_CONTEXT, false);
-    public static final Intracomm COMM_SELF = new Intracomm(BOUND, SELF_CONTEXT, true);
+    public static final Intracomm COMM_WORLD = Intracomm.world(BOUND);
+    public static final Intracomm COMM_SELF = Intracomm.self(BOUND);
     public static final Request REQUEST_NULL = Request.nullRequest();
 
     private static final long EPOCH = System.nanoTime();
@@ -126,7 +124,7 @@ public final class MPI {
         if (r == null) {
             throw new MPIException(ERR_OTHER, call + ": MPI is not initialized (call MPI.Init first)");
         }
-        r.checkInitialized(call);
+        r.checkLifecycle(call);
         return r;
     }
 

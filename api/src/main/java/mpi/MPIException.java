@@ -53,7 +53,7 @@ public class MPIException extends RuntimeException {
     }
 
     /** Makes sure device errors are raised as {@code MPIException}s (idempotent). */
-    static void install() {
+    public static void install() {
         // Loading this class ran the static initializer; nothing else to do.
     }
 }

@@ -32,7 +32,8 @@ public class Request {
         this.isNull = rank == null;
     }
 
-    static Request nullRequest() {
+    /** The null request ({@code MPI.REQUEST_NULL}). */
+    public static Request nullRequest() {
         return new Request(null, null, null);
     }
 

@@ -62,7 +62,8 @@ final class RankClassLoader extends URLClassLoader implements RankBound {
      * @param parent the loader of the MPJ Lite runtime
      */
     RankClassLoader(Rank rank, URL[] classpath, Map<String, byte[]> compiledClasses, ClassLoader parent) {
-        super(rank == null ? "mpjlite-program" : "mpjlite-rank-" + rank.id(), classpath, parent);
+        // Unnamed: a named loader prefixes every stack frame of the program with its name.
+        super(classpath, parent);
         this.rank = rank;
         this.compiledClasses = compiledClasses;
     }

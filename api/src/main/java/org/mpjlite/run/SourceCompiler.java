@@ -8,17 +8,15 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.charset.Charset;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.CodeSource;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import javax.lang.model.element.NestingKind;
 import javax.lang.model.element.TypeElement;
 import javax.tools.FileObject;
@@ -39,12 +37,15 @@ import org.mpjlite.smpdev.Rank;
  * Compiles one {@code .java} file in memory, as {@code java File.java} does: no class file is
  * written, the file may declare a package and several top-level classes, and the first top-level
  * class is the program's main class. Only this file is compiled (the source path is empty), and
- * annotation processing is off. Diagnostics are printed in javac's own format.
+ * annotation processing is off. Diagnostics are printed in javac's own format, with the options
+ * the java launcher uses ({@code -Xdiags:verbose -Xlint:deprecation}).
  *
  * <p>The compile class path is the MPJ Lite runtime (so {@code mpi.*} resolves) followed by the
  * user class path.
  */
 final class SourceCompiler {
+    private static final List<String> JAVAC_OPTIONS = List.of("-proc:none", "-Xdiags:verbose", "-Xlint:deprecation");
+
     /**
      * A compiled source file.
      *
@@ -69,16 +70,16 @@ final class SourceCompiler {
             throw new UsageException("running " + source.getFileName() + " needs a JDK, but this Java ("
                 + System.getProperty("java.home") + ") has no compiler: compile it with javac and name the class");
         }
-        Map<String, byte[]> classes = new ConcurrentHashMap<>();
+        Map<String, byte[]> classes = new HashMap<>();
         PrintWriter out = new PrintWriter(diagnostics, true);
-        try (StandardJavaFileManager files = javac.getStandardFileManager(null, Locale.getDefault(), Charset.defaultCharset());
+        try (StandardJavaFileManager files = javac.getStandardFileManager(null, null, null);
              MemoryFileManager memory = new MemoryFileManager(files, classes)) {
             List<Path> classpath = new ArrayList<>(runtimeClasspath());
             classpath.addAll(userClasspath);
             files.setLocationFromPaths(StandardLocation.CLASS_PATH, classpath);
             files.setLocationFromPaths(StandardLocation.SOURCE_PATH, List.of());
-            JavacTask task = (JavacTask) javac.getTask(out, memory, null, List.of("-proc:none", "-Xlint:deprecation"),
-                null, files.getJavaFileObjectsFromPaths(List.of(source)));
+            JavacTask task = (JavacTask) javac.getTask(out, memory, null, JAVAC_OPTIONS, null,
+                files.getJavaFileObjectsFromPaths(List.of(source)));
             MainClassListener mainClass = new MainClassListener();
             task.addTaskListener(mainClass);
             boolean ok = task.call();

@@ -84,11 +84,6 @@ public final class UserProgram implements AutoCloseable {
         }
     }
 
-    /** Binary name of the main class. */
-    public String mainClass() {
-        return mainClass;
-    }
-
     /**
      * Checks, before any rank starts, that the main class loads per rank and has a
      * {@code public static void main(String[])}. The class is loaded but not initialized: none of

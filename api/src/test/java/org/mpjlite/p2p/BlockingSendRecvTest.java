@@ -15,6 +15,7 @@ import java.nio.IntBuffer;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import mpi.MPI;
 import mpi.Request;
 import mpi.Status;
@@ -145,6 +146,35 @@ class BlockingSendRecvTest {
                 return null;
             });
         }
+    }
+
+    @Jobs.Pairs
+    @DisplayName("the eager threshold is configurable: up to it Send returns at once, above it Send waits for the receive")
+    void configurableEagerThreshold(World w) {
+        int threshold = 1024;
+        AtomicInteger receivesPosted = new AtomicInteger();
+        new World(2, w.matching(), threshold).run(() -> {
+            int[] sizes = {threshold, threshold + 1};
+            for (int round = 0; round < sizes.length; round++) {
+                int n = sizes[round];
+                if (rank() == 0) {
+                    MPI.COMM_WORLD.Send(bytes(n, 1), 0, n, MPI.BYTE, 1, TAG);
+                    // Eager: rank 1 is still asleep, its receive for this round not posted yet.
+                    // Rendezvous: Send returned after that receive was posted.
+                    assertEquals(n > threshold ? round + 1 : round, receivesPosted.get(),
+                        n + " bytes: receives posted when Send returned");
+                    MPI.COMM_WORLD.Recv(new byte[0], 0, 0, MPI.BYTE, 1, TAG + 1);
+                } else {
+                    Thread.sleep(200);
+                    receivesPosted.incrementAndGet();
+                    byte[] in = new byte[n];
+                    MPI.COMM_WORLD.Recv(in, 0, n, MPI.BYTE, 0, TAG);
+                    assertArrayEquals(bytes(n, 1), in);
+                    MPI.COMM_WORLD.Send(new byte[0], 0, 0, MPI.BYTE, 0, TAG + 1);
+                }
+            }
+            return null;
+        });
     }
 
     @Jobs.PairsBothProtocols

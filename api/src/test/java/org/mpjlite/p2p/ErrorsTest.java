@@ -10,7 +10,6 @@ import static org.mpjlite.p2p.Jobs.size;
 
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
-import java.nio.IntBuffer;
 import java.util.List;
 import mpi.MPI;
 import mpi.MPIException;

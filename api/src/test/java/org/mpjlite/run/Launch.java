@@ -25,6 +25,10 @@ final class Launch {
              PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
             code = MpjRun.run(args, o, e);
         }
-        return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        return new Outcome(code, text(out), text(err));
+    }
+
+    private static String text(ByteArrayOutputStream bytes) {
+        return bytes.toString(StandardCharsets.UTF_8).replace(System.lineSeparator(), "\n");
     }
 }

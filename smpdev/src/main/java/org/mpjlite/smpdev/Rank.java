@@ -143,18 +143,27 @@ public final class Rank {
     }
 
     /**
-     * Guards every MPI call: MPI must be initialized and not finalized, and the job still alive.
+     * Guards every communication call: MPI must be initialized and not finalized, and the job
+     * still alive.
      *
      * @param call the MPI call's name, for the error message
      */
     public void checkInitialized(String call) {
+        checkLifecycle(call);
+        job.checkAlive(this, call);
+    }
+
+    /**
+     * Guards purely local calls ({@code Rank}, {@code Size}): MPI must be initialized and not
+     * finalized; they keep working after another rank failed, so a handler can still ask.
+     */
+    public void checkLifecycle(String call) {
         int s = lifecycle;
         if (s != INITIALIZED) {
             throw Errors.error(ErrorClass.ERR_OTHER, call + ": "
                 + (s == NEW ? "MPI is not initialized (call MPI.Init first)" : "MPI is already finalized")
                 + " on rank " + id);
         }
-        job.checkAlive(this, call);
     }
 
     /** Throws the job-failure error if another rank has failed (polling calls: Test, Iprobe). */
