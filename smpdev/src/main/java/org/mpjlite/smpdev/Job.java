@@ -33,7 +33,7 @@ public final class Job {
 
     private Job(JobConfig config) {
         this.config = config;
-        this.buffers = BufferFactory.create(config.poolStrategy(), config.storageKind());
+        this.buffers = BufferPools.get(config.poolStrategy(), config.storageKind());
         this.transfer = new Transfer();
         this.waitStrategy = WaitStrategy.forJob(config.waitMode(), config.ranks());
         this.ranks = new Rank[config.ranks()];
@@ -49,6 +49,14 @@ public final class Job {
     public static JobResult run(JobConfig config, RankTask task) {
         Job job = new Job(config);
         return job.runAll(task);
+    }
+
+    /**
+     * A job whose ranks are driven by the caller's own threads, with no rank threads started: for
+     * stress tests and benchmarks that call the device directly. Ranks need not call Init.
+     */
+    public static Job create(JobConfig config) {
+        return new Job(config);
     }
 
     /**
@@ -181,6 +189,8 @@ public final class Job {
         } catch (Throwable t) {
             fail(rank.id(), t);
         } finally {
+            // Buffers this thread freed and kept for reuse go back to the pool for other threads.
+            buffers.releaseThreadCache();
             Rank.unbindCurrentThread();
             synchronized (exitMonitor) {
                 alive--;

@@ -38,7 +38,7 @@ public final class PointToPoint {
             m.data = buffer;
             m.dataIndex = index;
             dest.job().transfer().matched(posted, m);
-            return SendRequest.completed(me);
+            return me.completedSend();
         }
         long bytes = (long) count * type.size();
         SendRequest request;
@@ -47,10 +47,10 @@ public final class PointToPoint {
             m.bsendBytes = attached.reserve((int) bytes, call);
             m.bsendBuffer = attached;
             m.stash = Stash.fill(me.job().buffers(), buffer, index, count, type);
-            request = SendRequest.completed(me);
+            request = me.completedSend();
         } else if (mode != SendMode.SYNCHRONOUS && bytes <= me.job().config().eagerThreshold()) {
             m.stash = Stash.fill(me.job().buffers(), buffer, index, count, type);
-            request = SendRequest.completed(me);
+            request = me.completedSend();
         } else {
             request = new SendRequest(me);
             m.data = buffer;

@@ -35,6 +35,7 @@ public final class Rank {
     private volatile int threadLevel = THREAD_SINGLE;
     private volatile Thread mainThread;
     private volatile BsendBuffer bsendBuffer;
+    private final SendRequest completedSend;
 
     Rank(Job job, int id) {
         this.job = job;
@@ -43,6 +44,7 @@ public final class Rank {
         this.mailbox = job.config().matching() == MatchingKind.LOCKED
             ? new LockedMailbox<>(transfer)
             : new LockFreeMailbox<>(transfer);
+        this.completedSend = SendRequest.completed(this);
     }
 
     /** The rank bound to the calling thread, or null. */
@@ -86,6 +88,11 @@ public final class Rank {
 
     Doorbell doorbell() {
         return doorbell;
+    }
+
+    /** The shared, already complete send request of eager and buffered sends. */
+    SendRequest completedSend() {
+        return completedSend;
     }
 
     /** Wakes this rank's parked threads so they re-check what they wait for. */

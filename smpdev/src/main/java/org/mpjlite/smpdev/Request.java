@@ -11,9 +11,11 @@ import org.mpjlite.queues.Envelope;
  * sees the status and every byte of the data: MPI's "after Wait returns, the buffer holds the
  * message" is a happens-before edge through this field.
  */
-public abstract class Request extends Envelope {
+public abstract class Request extends Envelope implements WaitStrategy.Condition {
     final Rank owner;
     private volatile boolean complete;
+    /** Set by a peer that has matched this request and is copying its data now. */
+    private volatile boolean copying;
     private int statusSource;
     private int statusTag;
     private int statusCount;
@@ -42,8 +44,23 @@ public abstract class Request extends Envelope {
     /** Waits until complete (the device's single wait path). Does not throw the request's error. */
     public final void await(String call) {
         if (!complete) {
-            owner.await(this::isComplete, call);
+            owner.await(this, call);
         }
+    }
+
+    @Override
+    public final boolean isMet() {
+        return complete;
+    }
+
+    @Override
+    public final boolean isImminent() {
+        return copying;
+    }
+
+    /** A peer starts moving this request's data; completion follows without waiting for anyone. */
+    final void startCopy() {
+        copying = true;
     }
 
     final void complete(int source, int tag, int count, BasicType type) {

@@ -13,6 +13,10 @@ public final class SendRequest extends Request {
         super(owner);
     }
 
+    /**
+     * A send that is complete on creation; immutable once built, so one per rank is shared by every
+     * eager and buffered send (no allocation, no volatile write on the fast path).
+     */
     static SendRequest completed(Rank owner) {
         SendRequest s = new SendRequest(owner);
         s.complete(ANY_SOURCE, ANY_TAG, 0, null);

@@ -26,6 +26,10 @@ final class Transfer implements MatchHandler<Message, RecvRequest> {
                     + " is longer than the receive buffer of " + r.capacity + " elements ("
                     + (long) r.capacity * r.type.size() + " bytes)", m.source(), m.tag(), r.capacity, m.type);
             } else {
+                r.startCopy();
+                if (m.sender != null) {
+                    m.sender.startCopy();
+                }
                 m.copyTo(r.buffer, r.index, m.count);
                 r.complete(m.source(), m.tag(), m.count, m.type);
             }

@@ -40,6 +40,15 @@ final class WaitStrategy {
     @FunctionalInterface
     interface Condition {
         boolean isMet();
+
+        /**
+         * True while another thread is known to be finishing the work this waiter waits for (a
+         * peer copying a message into its buffer): a spinning waiter keeps spinning instead of
+         * parking, because the wake-up would cost more than the rest of the copy.
+         */
+        default boolean isImminent() {
+            return false;
+        }
     }
 
     /**
@@ -66,8 +75,9 @@ final class WaitStrategy {
                 Thread.onSpinWait();
                 if (--spinsLeftBeforeClockCheck == 0) {
                     spinsLeftBeforeClockCheck = 64;
-                    if (System.nanoTime() - spinUntil > 0) {
-                        spinUntil = 0;
+                    long now = System.nanoTime();
+                    if (now - spinUntil > 0) {
+                        spinUntil = condition.isImminent() ? now + spinNanos : 0;
                     }
                 }
             } else if (yieldsLeft > 0) {
