@@ -34,16 +34,8 @@ final class MatchLists<M extends Envelope, R extends Envelope> {
     }
 
     /** Removes and returns the earliest unexpected message the pattern accepts, or null. */
-    @SuppressWarnings("unchecked")
     M takeUnexpected(Envelope pattern) {
-        Envelope prev = null;
-        for (Envelope e = unexpectedHead; e != null; prev = e, e = e.next) {
-            if (pattern.accepts(e)) {
-                unlinkUnexpected(prev, e);
-                return (M) e;
-            }
-        }
-        return null;
+        return takeUnexpected(pattern.context, pattern.source, pattern.tag);
     }
 
     /** Removes and returns the earliest unexpected message matching (context, source, tag). */

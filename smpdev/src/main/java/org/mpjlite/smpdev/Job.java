@@ -28,6 +28,8 @@ public final class Job {
     private final BufferFactory buffers;
     private final AtomicInteger registered = new AtomicInteger();
     private final AtomicReference<RankFailure> failure = new AtomicReference<>();
+    private final java.util.concurrent.ConcurrentHashMap<Object, Object> shared =
+        new java.util.concurrent.ConcurrentHashMap<>();
     private final Object exitMonitor = new Object();
     private int alive;
 
@@ -92,6 +94,17 @@ public final class Job {
 
     BufferFactory buffers() {
         return buffers;
+    }
+
+    /**
+     * The job-wide object stored under {@code key}, created by {@code factory} on first use (once,
+     * even when ranks ask concurrently): state that ranks of a communicator share, such as the
+     * collective engine's per-communicator slots. Thread-safe; the object is safely published.
+     */
+    @SuppressWarnings("unchecked")
+    public <T> T shared(Object key, java.util.function.Function<Object, T> factory) {
+        Object v = shared.get(key);
+        return v != null ? (T) v : (T) shared.computeIfAbsent(key, factory);
     }
 
     /** True while every rank has a core of its own and waiting ranks spin before they park. */

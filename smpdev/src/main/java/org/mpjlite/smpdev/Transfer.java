@@ -11,6 +11,13 @@ import org.mpjlite.queues.MatchHandler;
  * <p>Runs on whichever thread made the match (see {@link MatchHandler}); stateless, thread-safe.
  */
 final class Transfer implements MatchHandler<Message, RecvRequest> {
+    /**
+     * Copies at least this long are announced to the waiting sides ({@link Request#isImminent}),
+     * so that a spinning waiter does not park in the middle of them; shorter ones end well within a
+     * spin and are not worth the extra volatile write.
+     */
+    private static final long LONG_COPY_BYTES = 64 * 1024;
+
     @Override
     public void matched(RecvRequest r, Message m) {
         try {
@@ -26,9 +33,11 @@ final class Transfer implements MatchHandler<Message, RecvRequest> {
                     + " is longer than the receive buffer of " + r.capacity + " elements ("
                     + (long) r.capacity * r.type.size() + " bytes)", m.source(), m.tag(), r.capacity, m.type);
             } else {
-                r.startCopy();
-                if (m.sender != null) {
-                    m.sender.startCopy();
+                if ((long) m.count * m.type.size() >= LONG_COPY_BYTES) {
+                    r.startCopy();
+                    if (m.sender != null) {
+                        m.sender.startCopy();
+                    }
                 }
                 m.copyTo(r.buffer, r.index, m.count);
                 r.complete(m.source(), m.tag(), m.count, m.type);

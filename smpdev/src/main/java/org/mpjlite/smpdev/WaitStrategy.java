@@ -17,6 +17,8 @@ final class WaitStrategy {
     /** How long to spin before parking when spinning is allowed: long enough for a reply. */
     private static final long SPIN_NANOS = 50_000;
     private static final int YIELDS = 4;
+    /** Spin rounds between checks of the clock, the job's health and the interrupt flag. */
+    private static final int SPINS_PER_CHECK = 64;
 
     private final long spinNanos;
     private final int yields;
@@ -64,27 +66,30 @@ final class WaitStrategy {
         }
         final Job job = rank.job();
         long spinUntil = spinNanos > 0 ? System.nanoTime() + spinNanos : 0;
-        int spinsLeftBeforeClockCheck = 64;
+        int spinsBeforeChecks = 0;
         int yieldsLeft = yields;
         for (;;) {
-            job.checkAlive(rank, what);
-            if (Thread.currentThread().isInterrupted()) {
-                throw interrupted(rank, what);
-            }
-            if (spinUntil != 0) {
+            if (spinUntil != 0 && --spinsBeforeChecks > 0) {
+                // The hot spin: only the condition is polled; the rarer checks below run every
+                // SPINS_PER_CHECK rounds, so a reply is noticed within a pause or two.
                 Thread.onSpinWait();
-                if (--spinsLeftBeforeClockCheck == 0) {
-                    spinsLeftBeforeClockCheck = 64;
+            } else {
+                job.checkAlive(rank, what);
+                if (Thread.currentThread().isInterrupted()) {
+                    throw interrupted(rank, what);
+                }
+                if (spinUntil != 0) {
+                    spinsBeforeChecks = SPINS_PER_CHECK;
                     long now = System.nanoTime();
                     if (now - spinUntil > 0) {
                         spinUntil = condition.isImminent() ? now + spinNanos : 0;
                     }
+                } else if (yieldsLeft > 0) {
+                    yieldsLeft--;
+                    Thread.yield();
+                } else {
+                    parkOnce(rank, condition);
                 }
-            } else if (yieldsLeft > 0) {
-                yieldsLeft--;
-                Thread.yield();
-            } else {
-                parkOnce(rank, condition);
             }
             rank.mailbox().progress();
             if (condition.isMet()) {

@@ -1,0 +1,503 @@
+package org.mpjlite.smpdev.collective;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import org.mpjlite.smpdev.BasicType;
+
+/**
+ * The predefined reduction operations of MPI ({@code MPI.SUM}...), with Open MPI's {@code REPLACE}
+ * and {@code NO_OP}, and the types each applies to:
+ * <ul>
+ *   <li>MAX, MIN, SUM, PROD: byte, short, char, int, long, float, double;</li>
+ *   <li>LAND, LOR, LXOR, BAND, BOR, BXOR: boolean and the integer types (logical ops take nonzero as
+ *       true and yield 1 or 0);</li>
+ *   <li>MAXLOC, MINLOC: value-index pairs and structs ({@link Layout}); ties keep the lower index;</li>
+ *   <li>REPLACE ({@code inout = in}) and NO_OP ({@code inout} unchanged): every type.</li>
+ * </ul>
+ * Floating-point MAX and MIN propagate NaN. Stateless; thread-safe.
+ */
+public enum BuiltinOp {
+    MAX, MIN, SUM, PROD, LAND, BAND, LOR, BOR, LXOR, BXOR, MAXLOC, MINLOC, REPLACE, NO_OP;
+
+    /** The operation on items of {@code layout}, or null when MPI does not define it for that type. */
+    public Reduction on(Layout layout) {
+        if (this == REPLACE || this == NO_OP) {
+            return new Builtin(this, layout);
+        }
+        boolean loc = this == MAXLOC || this == MINLOC;
+        if (!layout.isBasic()) {
+            return loc ? new Builtin(this, layout) : null;
+        }
+        if (loc) {
+            return null;
+        }
+        BasicType t = layout.storage();
+        boolean bitwise = this == LAND || this == LOR || this == LXOR || this == BAND || this == BOR || this == BXOR;
+        return switch (t) {
+            case BOOLEAN -> bitwise ? new Builtin(this, layout) : null;
+            case FLOAT, DOUBLE -> bitwise ? null : new Builtin(this, layout);
+            case PACKED -> null;
+            default -> new Builtin(this, layout);
+        };
+    }
+
+    /** One operation bound to one layout. */
+    private record Builtin(BuiltinOp op, Layout layout) implements Reduction {
+        @Override
+        public void combine(Object in, int inIndex, Object inout, int inoutIndex, int units) {
+            if (op == NO_OP) {
+                return;
+            }
+            if (op == REPLACE) {
+                System.arraycopy(in, inIndex, inout, inoutIndex, units);
+            } else if (op == MAXLOC || op == MINLOC) {
+                locs(op == MAXLOC, layout, in, inIndex, inout, inoutIndex, units);
+            } else {
+                basic(op, layout.storage(), in, inIndex, inout, inoutIndex, units);
+            }
+        }
+
+        @Override
+        public int unitsPerItem() {
+            return layout.units();
+        }
+    }
+
+    private static void basic(BuiltinOp op, BasicType type, Object in, int i, Object inout, int j, int n) {
+        switch (type) {
+            case BYTE -> bytes(op, (byte[]) in, i, (byte[]) inout, j, n);
+            case SHORT -> shorts(op, (short[]) in, i, (short[]) inout, j, n);
+            case CHAR -> chars(op, (char[]) in, i, (char[]) inout, j, n);
+            case INT -> ints(op, (int[]) in, i, (int[]) inout, j, n);
+            case LONG -> longs(op, (long[]) in, i, (long[]) inout, j, n);
+            case FLOAT -> floats(op, (float[]) in, i, (float[]) inout, j, n);
+            case DOUBLE -> doubles(op, (double[]) in, i, (double[]) inout, j, n);
+            case BOOLEAN -> booleans(op, (boolean[]) in, i, (boolean[]) inout, j, n);
+            default -> throw new IllegalArgumentException(op + " on " + type);
+        }
+    }
+
+    private static void booleans(BuiltinOp op, boolean[] a, int i, boolean[] b, int j, int n) {
+        switch (op) {
+            case LAND, BAND -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] &= a[i + k];
+                }
+            }
+            case LOR, BOR -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] |= a[i + k];
+                }
+            }
+            case LXOR, BXOR -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] ^= a[i + k];
+                }
+            }
+            default -> throw new IllegalArgumentException(op + " on boolean");
+        }
+    }
+
+    private static void bytes(BuiltinOp op, byte[] a, int i, byte[] b, int j, int n) {
+        switch (op) {
+            case MAX -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = a[i + k] > b[j + k] ? a[i + k] : b[j + k];
+                }
+            }
+            case MIN -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = a[i + k] < b[j + k] ? a[i + k] : b[j + k];
+                }
+            }
+            case SUM -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (byte) (a[i + k] + b[j + k]);
+                }
+            }
+            case PROD -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (byte) (a[i + k] * b[j + k]);
+                }
+            }
+            case BAND -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (byte) (a[i + k] & b[j + k]);
+                }
+            }
+            case BOR -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (byte) (a[i + k] | b[j + k]);
+                }
+            }
+            case BXOR -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (byte) (a[i + k] ^ b[j + k]);
+                }
+            }
+            case LAND -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (byte) (a[i + k] != 0 && b[j + k] != 0 ? 1 : 0);
+                }
+            }
+            case LOR -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (byte) (a[i + k] != 0 || b[j + k] != 0 ? 1 : 0);
+                }
+            }
+            case LXOR -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (byte) ((a[i + k] != 0) != (b[j + k] != 0) ? 1 : 0);
+                }
+            }
+            default -> throw new IllegalArgumentException(op + " on byte");
+        }
+    }
+
+    private static void shorts(BuiltinOp op, short[] a, int i, short[] b, int j, int n) {
+        switch (op) {
+            case MAX -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = a[i + k] > b[j + k] ? a[i + k] : b[j + k];
+                }
+            }
+            case MIN -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = a[i + k] < b[j + k] ? a[i + k] : b[j + k];
+                }
+            }
+            case SUM -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (short) (a[i + k] + b[j + k]);
+                }
+            }
+            case PROD -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (short) (a[i + k] * b[j + k]);
+                }
+            }
+            case BAND -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (short) (a[i + k] & b[j + k]);
+                }
+            }
+            case BOR -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (short) (a[i + k] | b[j + k]);
+                }
+            }
+            case BXOR -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (short) (a[i + k] ^ b[j + k]);
+                }
+            }
+            case LAND -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (short) (a[i + k] != 0 && b[j + k] != 0 ? 1 : 0);
+                }
+            }
+            case LOR -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (short) (a[i + k] != 0 || b[j + k] != 0 ? 1 : 0);
+                }
+            }
+            case LXOR -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (short) ((a[i + k] != 0) != (b[j + k] != 0) ? 1 : 0);
+                }
+            }
+            default -> throw new IllegalArgumentException(op + " on short");
+        }
+    }
+
+    private static void chars(BuiltinOp op, char[] a, int i, char[] b, int j, int n) {
+        switch (op) {
+            case MAX -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = a[i + k] > b[j + k] ? a[i + k] : b[j + k];
+                }
+            }
+            case MIN -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = a[i + k] < b[j + k] ? a[i + k] : b[j + k];
+                }
+            }
+            case SUM -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (char) (a[i + k] + b[j + k]);
+                }
+            }
+            case PROD -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (char) (a[i + k] * b[j + k]);
+                }
+            }
+            case BAND -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (char) (a[i + k] & b[j + k]);
+                }
+            }
+            case BOR -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (char) (a[i + k] | b[j + k]);
+                }
+            }
+            case BXOR -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (char) (a[i + k] ^ b[j + k]);
+                }
+            }
+            case LAND -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (char) (a[i + k] != 0 && b[j + k] != 0 ? 1 : 0);
+                }
+            }
+            case LOR -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (char) (a[i + k] != 0 || b[j + k] != 0 ? 1 : 0);
+                }
+            }
+            case LXOR -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (char) ((a[i + k] != 0) != (b[j + k] != 0) ? 1 : 0);
+                }
+            }
+            default -> throw new IllegalArgumentException(op + " on char");
+        }
+    }
+
+    private static void ints(BuiltinOp op, int[] a, int i, int[] b, int j, int n) {
+        switch (op) {
+            case MAX -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = a[i + k] > b[j + k] ? a[i + k] : b[j + k];
+                }
+            }
+            case MIN -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = a[i + k] < b[j + k] ? a[i + k] : b[j + k];
+                }
+            }
+            case SUM -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (a[i + k] + b[j + k]);
+                }
+            }
+            case PROD -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (a[i + k] * b[j + k]);
+                }
+            }
+            case BAND -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (a[i + k] & b[j + k]);
+                }
+            }
+            case BOR -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (a[i + k] | b[j + k]);
+                }
+            }
+            case BXOR -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (a[i + k] ^ b[j + k]);
+                }
+            }
+            case LAND -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (a[i + k] != 0 && b[j + k] != 0 ? 1 : 0);
+                }
+            }
+            case LOR -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (a[i + k] != 0 || b[j + k] != 0 ? 1 : 0);
+                }
+            }
+            case LXOR -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = ((a[i + k] != 0) != (b[j + k] != 0) ? 1 : 0);
+                }
+            }
+            default -> throw new IllegalArgumentException(op + " on int");
+        }
+    }
+
+    private static void longs(BuiltinOp op, long[] a, int i, long[] b, int j, int n) {
+        switch (op) {
+            case MAX -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = a[i + k] > b[j + k] ? a[i + k] : b[j + k];
+                }
+            }
+            case MIN -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = a[i + k] < b[j + k] ? a[i + k] : b[j + k];
+                }
+            }
+            case SUM -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (a[i + k] + b[j + k]);
+                }
+            }
+            case PROD -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (a[i + k] * b[j + k]);
+                }
+            }
+            case BAND -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (a[i + k] & b[j + k]);
+                }
+            }
+            case BOR -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (a[i + k] | b[j + k]);
+                }
+            }
+            case BXOR -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (a[i + k] ^ b[j + k]);
+                }
+            }
+            case LAND -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (a[i + k] != 0 && b[j + k] != 0 ? 1 : 0);
+                }
+            }
+            case LOR -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (a[i + k] != 0 || b[j + k] != 0 ? 1 : 0);
+                }
+            }
+            case LXOR -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = ((a[i + k] != 0) != (b[j + k] != 0) ? 1 : 0);
+                }
+            }
+            default -> throw new IllegalArgumentException(op + " on long");
+        }
+    }
+
+    private static void floats(BuiltinOp op, float[] a, int i, float[] b, int j, int n) {
+        switch (op) {
+            case MAX -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (a[i + k] > b[j + k] || a[i + k] != a[i + k]) ? a[i + k] : b[j + k];
+                }
+            }
+            case MIN -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (a[i + k] < b[j + k] || a[i + k] != a[i + k]) ? a[i + k] : b[j + k];
+                }
+            }
+            case SUM -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (a[i + k] + b[j + k]);
+                }
+            }
+            case PROD -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (a[i + k] * b[j + k]);
+                }
+            }
+            default -> throw new IllegalArgumentException(op + " on float");
+        }
+    }
+
+    private static void doubles(BuiltinOp op, double[] a, int i, double[] b, int j, int n) {
+        switch (op) {
+            case MAX -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (a[i + k] > b[j + k] || a[i + k] != a[i + k]) ? a[i + k] : b[j + k];
+                }
+            }
+            case MIN -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (a[i + k] < b[j + k] || a[i + k] != a[i + k]) ? a[i + k] : b[j + k];
+                }
+            }
+            case SUM -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (a[i + k] + b[j + k]);
+                }
+            }
+            case PROD -> {
+                for (int k = 0; k < n; k++) {
+                    b[j + k] = (a[i + k] * b[j + k]);
+                }
+            }
+            default -> throw new IllegalArgumentException(op + " on double");
+        }
+    }
+
+    // ---- MAXLOC and MINLOC -------------------------------------------------------------------
+
+    private static final VarHandle SHORT_AT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.nativeOrder());
+    private static final VarHandle INT_AT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.nativeOrder());
+    private static final VarHandle LONG_AT = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
+    private static final VarHandle FLOAT_AT = MethodHandles.byteArrayViewVarHandle(float[].class, ByteOrder.nativeOrder());
+    private static final VarHandle DOUBLE_AT = MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.nativeOrder());
+
+    /**
+     * MAXLOC/MINLOC item by item: the greater (lesser) value wins with its index; equal values keep
+     * the lower index. Integer values compare exactly as longs, floating ones as doubles.
+     */
+    private static void locs(boolean max, Layout l, Object in, int i, Object inout, int j, int n) {
+        int u = l.units();
+        boolean floating = l.value() == BasicType.FLOAT || l.value() == BasicType.DOUBLE;
+        for (int k = 0; k < n; k += u) {
+            int a = i + k;
+            int b = j + k;
+            int cmp = floating ? Double.compare(dvalue(l, in, a), dvalue(l, inout, b))
+                : Long.compare(lvalue(l, in, a), lvalue(l, inout, b));
+            if (cmp == 0) {
+                if (index(l, in, a) < index(l, inout, b)) {
+                    copyItem(l, in, a, inout, b);
+                }
+            } else if ((cmp > 0) == max) {
+                copyItem(l, in, a, inout, b);
+            }
+        }
+    }
+
+    private static void copyItem(Layout l, Object from, int a, Object to, int b) {
+        System.arraycopy(from, a, to, b, l.units());
+    }
+
+    private static double dvalue(Layout l, Object arr, int at) {
+        if (l.isStruct()) {
+            return l.value() == BasicType.FLOAT ? (float) FLOAT_AT.get((byte[]) arr, at) : (double) DOUBLE_AT.get((byte[]) arr, at);
+        }
+        return l.value() == BasicType.FLOAT ? ((float[]) arr)[at] : ((double[]) arr)[at];
+    }
+
+    private static long lvalue(Layout l, Object arr, int at) {
+        if (l.isStruct()) {
+            return switch (l.value()) {
+                case SHORT -> (short) SHORT_AT.get((byte[]) arr, at);
+                case INT -> (int) INT_AT.get((byte[]) arr, at);
+                default -> (long) LONG_AT.get((byte[]) arr, at);
+            };
+        }
+        return switch (l.value()) {
+            case BYTE -> ((byte[]) arr)[at];
+            case SHORT -> ((short[]) arr)[at];
+            case CHAR -> ((char[]) arr)[at];
+            case INT -> ((int[]) arr)[at];
+            default -> ((long[]) arr)[at];
+        };
+    }
+
+    private static double index(Layout l, Object arr, int at) {
+        if (l.isStruct()) {
+            return (int) INT_AT.get((byte[]) arr, at + l.indexOffset());
+        }
+        int x = at + l.indexOffset();
+        return switch (l.value()) {
+            case FLOAT -> ((float[]) arr)[x];
+            case DOUBLE -> ((double[]) arr)[x];
+            default -> lvalue(l, arr, x);
+        };
+    }
+}

@@ -1,0 +1,64 @@
+package org.mpjlite.stress;
+
+import mpjbuf.PoolStrategy;
+import mpjbuf.StorageKind;
+import org.mpjlite.smpdev.BasicType;
+import org.mpjlite.smpdev.Job;
+import org.mpjlite.smpdev.JobConfig;
+import org.mpjlite.smpdev.MatchingKind;
+import org.mpjlite.smpdev.PointToPoint;
+import org.mpjlite.smpdev.RecvRequest;
+import org.mpjlite.smpdev.SendMode;
+import org.mpjlite.smpdev.SendRequest;
+import org.mpjlite.smpdev.WaitMode;
+
+/**
+ * Shorthand for driving a device job from jcstress actor threads: one job per jcstress state, every
+ * message an {@code int[]} on communicator context 0 with the sender's world rank as its source.
+ *
+ * <p>Jobs use unpooled message buffers: jcstress creates states by the hundred thousand, and a pooled
+ * factory would allocate a 16 MiB region for each. The pools have their own tests ({@link PoolOverlap}).
+ */
+final class Device {
+    static final int CONTEXT = 0;
+    static final int ANY = -1;
+
+    private Device() {
+    }
+
+    static Job job(MatchingKind matching, int ranks) {
+        return job(matching, ranks, JobConfig.DEFAULT_EAGER_THRESHOLD, WaitMode.AUTO);
+    }
+
+    static Job job(MatchingKind matching, int ranks, int eagerThreshold, WaitMode waitMode) {
+        return Job.create(JobConfig.builder().ranks(ranks).matching(matching).eagerThreshold(eagerThreshold)
+            .pool(PoolStrategy.UNPOOLED, StorageKind.HEAP).waitMode(waitMode).build());
+    }
+
+    /** Standard-mode Isend of {@code data} from world rank {@code from} to {@code to}. */
+    static SendRequest send(Job job, int from, int to, int tag, int... data) {
+        return PointToPoint.isend(job.rank(from), job.rank(to), CONTEXT, from, tag, data, 0, data.length,
+            BasicType.INT, SendMode.STANDARD, "Isend");
+    }
+
+    /** Irecv into {@code buffer} on world rank {@code rank}; {@code source}/{@code tag} may be {@link #ANY}. */
+    static RecvRequest recv(Job job, int rank, int source, int tag, int[] buffer) {
+        return PointToPoint.irecv(job.rank(rank), CONTEXT, source, tag, buffer, 0, buffer.length, BasicType.INT,
+            "Irecv");
+    }
+
+    /** Lets the rank's mailbox match what has arrived (what MPI_Test does first). */
+    static void progress(Job job, int rank) {
+        PointToPoint.progress(job.rank(rank));
+    }
+
+    /** Messages that arrived at {@code rank} and were not received, after matching what has arrived. */
+    static int unexpected(Job job, int rank) {
+        return job.rank(rank).mailbox().unexpectedSnapshot().size();
+    }
+
+    /** Receives still posted at {@code rank}. */
+    static int posted(Job job, int rank) {
+        return job.rank(rank).mailbox().postedSnapshot().size();
+    }
+}

@@ -1,0 +1,127 @@
+package org.mpjlite.stress;
+
+import org.mpjlite.queues.Mailbox;
+import org.mpjlite.smpdev.Job;
+import org.mpjlite.smpdev.MatchingKind;
+import org.mpjlite.smpdev.Message;
+import org.mpjlite.smpdev.RecvRequest;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.Expect;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.IIII_Result;
+
+/**
+ * Probe against receive: rank 0 sends one message while two threads of rank 1 race for it, one
+ * posting a receive, the other probing ({@code Iprobe}) and then taking what the probe showed
+ * ({@code Improbe}-style matched probe: {@link Mailbox#take}). The arbiter reports (probe saw it,
+ * take got it, receive got it, messages left unexpected).
+ *
+ * <p>A probe only looks: it may see the message or not, and either way the message goes to exactly
+ * one of take and receive. Acceptable: {@code 0, 0, 1} (the probe ran before arrival or after the
+ * receive), {@code 1, 0, 1} (seen, then the receive won), {@code 1, 1, 0} (seen and taken), and
+ * {@code 0, 1, 0} (arrived between probe and take). FORBIDDEN: take and receive both got it
+ * (duplicate), neither did (lost), or it was left unexpected although a receive was posted.
+ */
+@Outcome(id = "0, 0, 1, 0", expect = Expect.ACCEPTABLE, desc = "Probe saw nothing; the receive got it.")
+@Outcome(id = "1, 0, 1, 0", expect = Expect.ACCEPTABLE, desc = "Probe saw it; the receive got it first.")
+@Outcome(id = "1, 1, 0, 0", expect = Expect.ACCEPTABLE, desc = "Probe saw it; the matched probe took it.")
+@Outcome(id = "0, 1, 0, 0", expect = Expect.ACCEPTABLE, desc = "Arrived after the probe; taken.")
+@Outcome(id = ".*, 1, 1, .*", expect = Expect.FORBIDDEN, desc = "Duplicated: taken and received.")
+@Outcome(id = ".*, 0, 0, .*", expect = Expect.FORBIDDEN, desc = "Lost: neither taken nor received.")
+@Outcome(expect = Expect.FORBIDDEN, desc = "Left unexpected, or another impossible combination.")
+public abstract class ProbeVersusReceive {
+    private static final int TAG = 4;
+
+    private final Job job;
+    private final int[] buffer = new int[1];
+    private RecvRequest recv;
+    private int probed;
+    private int taken;
+
+    ProbeVersusReceive(MatchingKind matching) {
+        job = Device.job(matching, 2);
+    }
+
+    void send() {
+        Device.send(job, 0, 1, TAG, 42);
+    }
+
+    void receive() {
+        recv = Device.recv(job, 1, 0, TAG, buffer);
+    }
+
+    void probeThenTake() {
+        Mailbox<Message, RecvRequest> box = job.rank(1).mailbox();
+        probed = box.probe(Device.CONTEXT, 0, TAG) != null ? 1 : 0;
+        taken = box.take(Device.CONTEXT, 0, TAG) != null ? 1 : 0;
+    }
+
+    void check(IIII_Result r) {
+        Device.progress(job, 1);
+        r.r1 = probed;
+        r.r2 = taken;
+        r.r3 = recv.isComplete() && buffer[0] == 42 ? 1 : 0;
+        r.r4 = Device.unexpected(job, 1);
+    }
+
+    /** With {@link MatchingKind#LOCKED} mailboxes. */
+    @JCStressTest
+    @State
+    public static class Locked extends ProbeVersusReceive {
+        public Locked() {
+            super(MatchingKind.LOCKED);
+        }
+
+        @Actor
+        public void sender() {
+            send();
+        }
+
+        @Actor
+        public void receiver() {
+            receive();
+        }
+
+        @Actor
+        public void prober() {
+            probeThenTake();
+        }
+
+        @Arbiter
+        public void arbiter(IIII_Result r) {
+            check(r);
+        }
+    }
+
+    /** With {@link MatchingKind#LOCK_FREE} mailboxes. */
+    @JCStressTest
+    @State
+    public static class LockFree extends ProbeVersusReceive {
+        public LockFree() {
+            super(MatchingKind.LOCK_FREE);
+        }
+
+        @Actor
+        public void sender() {
+            send();
+        }
+
+        @Actor
+        public void receiver() {
+            receive();
+        }
+
+        @Actor
+        public void prober() {
+            probeThenTake();
+        }
+
+        @Arbiter
+        public void arbiter(IIII_Result r) {
+            check(r);
+        }
+    }
+}
