@@ -1,0 +1,421 @@
+package org.mpjlite.smpdev.collective;
+
+import org.mpjlite.smpdev.BasicType;
+import org.mpjlite.smpdev.CollectiveRequest;
+import org.mpjlite.smpdev.Copier;
+import org.mpjlite.smpdev.ErrorClass;
+
+/**
+ * The collective operations of MPI over a {@link Team}, for shared memory: every member publishes
+ * its buffers and the data moves once, straight from where it is to where it goes, each member
+ * pulling what it receives (in parallel for blocking calls). Contributions of at most
+ * {@link #EAGER_BYTES} are first copied into the slot, so the member need not wait for the others
+ * to finish reading; larger ones are read in place and their owner waits until everyone has.
+ *
+ * <p>Each method runs member {@code me}'s side of one collective; every member of the team calls
+ * the same method with matching arguments. With {@code request == null} it blocks until the
+ * member's results are in place and its buffers are free; otherwise it returns at once and the
+ * request completes when that holds (the last member to arrive does the work).
+ *
+ * <p>Arguments are already checked by the API layer. Counts, indexes and displacements are in
+ * storage units of {@code type}; "in place" follows MPI_IN_PLACE for the operation (the member's
+ * contribution is in its receive buffer). Thread-safe as {@link Team}.
+ */
+public final class Collectives {
+    /** Largest contribution (bytes) copied into the slot rather than read from the user's buffer. */
+    public static final int EAGER_BYTES = 4096;
+
+    private static final Kernel NOTHING = (slot, member) -> {
+    };
+
+    private Collectives() {
+    }
+
+    /** True when a collective of {@code units} per contribution copies them (blocking calls only). */
+    private static boolean eager(long units, BasicType type, CollectiveRequest request) {
+        return request == null && units * type.size() <= EAGER_BYTES;
+    }
+
+    public static void barrier(Team t, int me, CollectiveRequest request, String call) {
+        t.run(t.enter(me, call), me, NOTHING, true, request, call);
+    }
+
+    public static void bcast(Team t, int me, Object buf, int index, int units, BasicType type, int root,
+                             CollectiveRequest request, String call) {
+        Slot s = t.enter(me, call);
+        Part p = s.parts[me];
+        boolean eager = eager(units, type, request);
+        if (me == root) {
+            p.send = buf;
+            p.sendIndex = index;
+            if (eager) {
+                p.snapshot(type, units);
+            }
+        } else {
+            p.recv = buf;
+            p.recvIndex = index;
+        }
+        t.run(s, me, (slot, m) -> {
+            if (m != root) {
+                Part src = slot.parts[root];
+                Part dst = slot.parts[m];
+                Copier.copy(src.send, src.sendIndex, dst.recv, dst.recvIndex, units, type);
+            }
+        }, eager, request, call);
+    }
+
+    /** Gather of {@code units} per member; in place: the root's block is already in its receive buffer. */
+    public static void gather(Team t, int me, Object sbuf, int sindex, Object rbuf, int rindex, int units,
+                              BasicType type, int root, boolean inPlace, CollectiveRequest request, String call) {
+        Slot s = t.enter(me, call);
+        Part p = s.parts[me];
+        boolean eager = eager(units, type, request);
+        if (!(inPlace && me == root)) {
+            p.send = sbuf;
+            p.sendIndex = sindex;
+            if (eager) {
+                p.snapshot(type, units);
+            }
+        }
+        if (me == root) {
+            p.recv = rbuf;
+            p.recvIndex = rindex;
+        }
+        int n = t.size();
+        t.run(s, me, (slot, m) -> {
+            if (m == root) {
+                Part dst = slot.parts[root];
+                for (int j = 0; j < n; j++) {
+                    Part src = slot.parts[j];
+                    if (src.send != null) {
+                        Copier.copy(src.send, src.sendIndex, dst.recv, dst.recvIndex + j * units, units, type);
+                    }
+                }
+            }
+        }, eager, request, call);
+    }
+
+    /**
+     * Gatherv: member j sends {@code sunits}; the root places it at {@code rdispls[j]}, at most
+     * {@code rcounts[j]} units.
+     */
+    public static void gatherv(Team t, int me, Object sbuf, int sindex, int sunits, Object rbuf, int rindex,
+                               int[] rcounts, int[] rdispls, BasicType type, int root, boolean inPlace,
+                               CollectiveRequest request, String call) {
+        Slot s = t.enter(me, call);
+        Part p = s.parts[me];
+        if (!(inPlace && me == root)) {
+            p.send = sbuf;
+            p.sendIndex = sindex;
+            p.sendUnits = sunits;
+        }
+        if (me == root) {
+            p.recv = rbuf;
+            p.recvIndex = rindex;
+            p.recvCounts = rcounts;
+            p.recvDispls = rdispls;
+        }
+        int n = t.size();
+        t.run(s, me, (slot, m) -> {
+            if (m == root) {
+                Part dst = slot.parts[root];
+                for (int j = 0; j < n; j++) {
+                    Part src = slot.parts[j];
+                    if (src.send != null) {
+                        checkFits(src.sendUnits, dst.recvCounts[j], j, call);
+                        Copier.copy(src.send, src.sendIndex, dst.recv, dst.recvIndex + dst.recvDispls[j],
+                            src.sendUnits, type);
+                    }
+                }
+            }
+        }, false, request, call);
+    }
+
+    /** Scatter of {@code units} per member; in place: the root keeps its block where it is. */
+    public static void scatter(Team t, int me, Object sbuf, int sindex, Object rbuf, int rindex, int units,
+                               BasicType type, int root, boolean inPlace, CollectiveRequest request, String call) {
+        Slot s = t.enter(me, call);
+        Part p = s.parts[me];
+        int n = t.size();
+        boolean eager = eager((long) units * n, type, request);
+        if (me == root) {
+            p.send = sbuf;
+            p.sendIndex = sindex;
+            if (eager) {
+                p.snapshot(type, units * n);
+            }
+        }
+        if (!(inPlace && me == root)) {
+            p.recv = rbuf;
+            p.recvIndex = rindex;
+        }
+        t.run(s, me, (slot, m) -> {
+            Part dst = slot.parts[m];
+            if (dst.recv != null) {
+                Part src = slot.parts[root];
+                Copier.copy(src.send, src.sendIndex + m * units, dst.recv, dst.recvIndex, units, type);
+            }
+        }, eager, request, call);
+    }
+
+    /** Scatterv: member j receives {@code scounts[j]} units from {@code sdispls[j]}, at most {@code runits}. */
+    public static void scatterv(Team t, int me, Object sbuf, int sindex, int[] scounts, int[] sdispls,
+                                Object rbuf, int rindex, int runits, BasicType type, int root, boolean inPlace,
+                                CollectiveRequest request, String call) {
+        Slot s = t.enter(me, call);
+        Part p = s.parts[me];
+        if (me == root) {
+            p.send = sbuf;
+            p.sendIndex = sindex;
+            p.sendCounts = scounts;
+            p.sendDispls = sdispls;
+        }
+        if (!(inPlace && me == root)) {
+            p.recv = rbuf;
+            p.recvIndex = rindex;
+            p.recvUnits = runits;
+        }
+        t.run(s, me, (slot, m) -> {
+            Part dst = slot.parts[m];
+            if (dst.recv != null) {
+                Part src = slot.parts[root];
+                checkFits(src.sendCounts[m], dst.recvUnits, root, call);
+                Copier.copy(src.send, src.sendIndex + src.sendDispls[m], dst.recv, dst.recvIndex,
+                    src.sendCounts[m], type);
+            }
+        }, false, request, call);
+    }
+
+    /** Allgather of {@code units} per member; in place: each member's block is in its receive buffer. */
+    public static void allgather(Team t, int me, Object sbuf, int sindex, Object rbuf, int rindex, int units,
+                                 BasicType type, boolean inPlace, CollectiveRequest request, String call) {
+        Slot s = t.enter(me, call);
+        Part p = s.parts[me];
+        boolean eager = eager(units, type, request);
+        p.send = inPlace ? rbuf : sbuf;
+        p.sendIndex = inPlace ? rindex + me * units : sindex;
+        if (eager) {
+            p.snapshot(type, units);
+        }
+        p.recv = rbuf;
+        p.recvIndex = rindex;
+        int n = t.size();
+        t.run(s, me, (slot, m) -> {
+            Part dst = slot.parts[m];
+            for (int j = 0; j < n; j++) {
+                if (!(inPlace && j == m)) {
+                    Part src = slot.parts[j];
+                    Copier.copy(src.send, src.sendIndex, dst.recv, dst.recvIndex + j * units, units, type);
+                }
+            }
+        }, eager, request, call);
+    }
+
+    /** Allgatherv: member j sends {@code sunits}, placed at {@code rdispls[j]} (at most {@code rcounts[j]}). */
+    public static void allgatherv(Team t, int me, Object sbuf, int sindex, int sunits, Object rbuf, int rindex,
+                                  int[] rcounts, int[] rdispls, BasicType type, boolean inPlace,
+                                  CollectiveRequest request, String call) {
+        Slot s = t.enter(me, call);
+        Part p = s.parts[me];
+        p.send = inPlace ? rbuf : sbuf;
+        p.sendIndex = inPlace ? rindex + rdispls[me] : sindex;
+        p.sendUnits = inPlace ? rcounts[me] : sunits;
+        p.recv = rbuf;
+        p.recvIndex = rindex;
+        p.recvCounts = rcounts;
+        p.recvDispls = rdispls;
+        int n = t.size();
+        t.run(s, me, (slot, m) -> {
+            Part dst = slot.parts[m];
+            for (int j = 0; j < n; j++) {
+                if (!(inPlace && j == m)) {
+                    Part src = slot.parts[j];
+                    checkFits(src.sendUnits, dst.recvCounts[j], j, call);
+                    Copier.copy(src.send, src.sendIndex, dst.recv, dst.recvIndex + dst.recvDispls[j], src.sendUnits,
+                        type);
+                }
+            }
+        }, false, request, call);
+    }
+
+    /** Alltoall of {@code units} per pair of members; in place: the data to send is in the receive buffer. */
+    public static void alltoall(Team t, int me, Object sbuf, int sindex, Object rbuf, int rindex, int units,
+                                BasicType type, boolean inPlace, CollectiveRequest request, String call) {
+        Slot s = t.enter(me, call);
+        Part p = s.parts[me];
+        int n = t.size();
+        boolean eager = eager((long) units * n, type, request);
+        p.send = inPlace ? rbuf : sbuf;
+        p.sendIndex = inPlace ? rindex : sindex;
+        if (eager || inPlace) {
+            // In place, the member overwrites what the others read: they read a copy.
+            p.snapshot(type, units * n);
+        }
+        p.recv = rbuf;
+        p.recvIndex = rindex;
+        t.run(s, me, (slot, m) -> {
+            Part dst = slot.parts[m];
+            for (int j = 0; j < n; j++) {
+                Part src = slot.parts[j];
+                Copier.copy(src.send, src.sendIndex + m * units, dst.recv, dst.recvIndex + j * units, units, type);
+            }
+        }, eager, request, call);
+    }
+
+    /**
+     * Alltoallv and Alltoallw: member j's block for member m is {@code scounts[m]} units at
+     * {@code sdispls[m]} of j's send buffer, of type {@code stypes[m]} (null types: all {@code type});
+     * member m places it at {@code rdispls[j]}, at most {@code rcounts[j]} units of {@code rtypes[j]}.
+     * In place: the data to send is in the receive buffer, laid out by the receive counts.
+     */
+    public static void alltoallv(Team t, int me, Object sbuf, int sindex, int[] scounts, int[] sdispls,
+                                 BasicType[] stypes, Object rbuf, int rindex, int[] rcounts, int[] rdispls,
+                                 BasicType[] rtypes, BasicType type, boolean inPlace, CollectiveRequest request,
+                                 String call) {
+        Slot s = t.enter(me, call);
+        Part p = s.parts[me];
+        int n = t.size();
+        p.recv = rbuf;
+        p.recvIndex = rindex;
+        p.recvCounts = rcounts;
+        p.recvDispls = rdispls;
+        p.recvTypes = rtypes;
+        if (inPlace) {
+            // The member overwrites what the others read: they read a copy of its whole receive layout.
+            int extent = 0;
+            for (int j = 0; j < n; j++) {
+                extent = Math.max(extent, rdispls[j] + rcounts[j]);
+            }
+            p.send = rbuf;
+            p.sendIndex = rindex;
+            p.snapshot(type, extent);
+            p.sendCounts = rcounts;
+            p.sendDispls = rdispls;
+            p.sendTypes = rtypes;
+        } else {
+            p.send = sbuf;
+            p.sendIndex = sindex;
+            p.sendCounts = scounts;
+            p.sendDispls = sdispls;
+            p.sendTypes = stypes;
+        }
+        t.run(s, me, (slot, m) -> {
+            Part dst = slot.parts[m];
+            for (int j = 0; j < n; j++) {
+                Part src = slot.parts[j];
+                int count = src.sendCounts[m];
+                checkFits(count, dst.recvCounts[j], j, call);
+                BasicType st = src.sendTypes == null ? type : src.sendTypes[m];
+                BasicType rt = dst.recvTypes == null ? type : dst.recvTypes[j];
+                if (count > 0 && !rt.receives(st)) {
+                    throw new KernelError(ErrorClass.ERR_TYPE, call + ": rank " + j + " sends " + st.mpiName()
+                        + " where rank " + m + " receives " + rt.mpiName());
+                }
+                Copier.copy(src.send, src.sendIndex + src.sendDispls[m], dst.recv, dst.recvIndex + dst.recvDispls[j],
+                    count, rt);
+            }
+        }, false, request, call);
+    }
+
+    /** Reduce to the root; in place: the root's contribution is in its receive buffer. */
+    public static void reduce(Team t, int me, Object sbuf, int sindex, Object rbuf, int rindex, int units,
+                              BasicType type, Reduction op, int root, boolean inPlace, CollectiveRequest request,
+                              String call) {
+        Slot s = t.enter(me, call);
+        Part p = s.parts[me];
+        boolean eager = eager(units, type, request);
+        boolean rootInPlace = inPlace && me == root;
+        contribute(p, rootInPlace ? rbuf : sbuf, rootInPlace ? rindex : sindex, units, type, eager || rootInPlace);
+        if (me == root) {
+            p.recv = rbuf;
+            p.recvIndex = rindex;
+        }
+        int n = t.size();
+        t.run(s, me, (slot, m) -> {
+            if (m == root) {
+                Part dst = slot.parts[root];
+                Reducer.reduce(slot.parts, 0, n, 0, units, dst.recv, dst.recvIndex, type, op);
+            }
+        }, eager, request, call);
+    }
+
+    /** Allreduce; in place: each member's contribution is in its receive buffer. */
+    public static void allreduce(Team t, int me, Object sbuf, int sindex, Object rbuf, int rindex, int units,
+                                 BasicType type, Reduction op, boolean inPlace, CollectiveRequest request,
+                                 String call) {
+        Slot s = t.enter(me, call);
+        Part p = s.parts[me];
+        boolean eager = eager(units, type, request);
+        contribute(p, inPlace ? rbuf : sbuf, inPlace ? rindex : sindex, units, type, eager || inPlace);
+        p.recv = rbuf;
+        p.recvIndex = rindex;
+        int n = t.size();
+        t.run(s, me, (slot, m) -> {
+            Part dst = slot.parts[m];
+            Reducer.reduce(slot.parts, 0, n, 0, units, dst.recv, dst.recvIndex, type, op);
+        }, eager, request, call);
+    }
+
+    /**
+     * Reduce_scatter: the reduction of {@code sum(counts)} units, member m getting {@code counts[m]}
+     * units from offset {@code counts[0] + ... + counts[m-1]}. In place: the whole contribution is in
+     * the receive buffer, and the result goes at its start.
+     */
+    public static void reduceScatter(Team t, int me, Object sbuf, int sindex, Object rbuf, int rindex, int[] counts,
+                                     BasicType type, Reduction op, boolean inPlace, CollectiveRequest request,
+                                     String call) {
+        Slot s = t.enter(me, call);
+        Part p = s.parts[me];
+        int n = t.size();
+        int[] offsets = new int[n + 1];
+        for (int j = 0; j < n; j++) {
+            offsets[j + 1] = offsets[j] + counts[j];
+        }
+        boolean eager = eager(offsets[n], type, request);
+        contribute(p, inPlace ? rbuf : sbuf, inPlace ? rindex : sindex, offsets[n], type, eager || inPlace);
+        p.recv = rbuf;
+        p.recvIndex = rindex;
+        t.run(s, me, (slot, m) -> {
+            Part dst = slot.parts[m];
+            Reducer.reduce(slot.parts, 0, n, offsets[m], counts[m], dst.recv, dst.recvIndex, type, op);
+        }, eager, request, call);
+    }
+
+    /**
+     * Scan (inclusive: member m gets the reduction of members 0..m) or exclusive scan (0..m-1; member
+     * 0's receive buffer is left unchanged). In place: the contribution is in the receive buffer.
+     */
+    public static void scan(Team t, int me, Object sbuf, int sindex, Object rbuf, int rindex, int units,
+                            BasicType type, Reduction op, boolean exclusive, boolean inPlace,
+                            CollectiveRequest request, String call) {
+        Slot s = t.enter(me, call);
+        Part p = s.parts[me];
+        boolean eager = eager(units, type, request);
+        contribute(p, inPlace ? rbuf : sbuf, inPlace ? rindex : sindex, units, type, eager || inPlace);
+        p.recv = rbuf;
+        p.recvIndex = rindex;
+        t.run(s, me, (slot, m) -> {
+            int to = exclusive ? m : m + 1;
+            if (to > 0) {
+                Part dst = slot.parts[m];
+                Reducer.reduce(slot.parts, 0, to, 0, units, dst.recv, dst.recvIndex, type, op);
+            }
+        }, eager, request, call);
+    }
+
+    /** Publishes a contribution to a reduction, copied into the slot when {@code copy}. */
+    private static void contribute(Part p, Object buf, int index, int units, BasicType type, boolean copy) {
+        p.send = buf;
+        p.sendIndex = index;
+        if (copy) {
+            p.snapshot(type, units);
+        }
+    }
+
+    private static void checkFits(int sent, int room, int from, String call) {
+        if (sent > room) {
+            throw new KernelError(ErrorClass.ERR_TRUNCATE, call + ": rank " + from + " sends " + sent
+                + " elements where only " + room + " fit");
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package org.mpjlite.smpdev.collective;
+
+import java.nio.Buffer;
+import org.mpjlite.smpdev.BasicType;
+import org.mpjlite.smpdev.Copier;
+
+/**
+ * Combines the contributions of a range of members into one result, in rank order:
+ * {@code x[from] op (x[from+1] op (... op x[to-1]))}. Works block by block, so the accumulator stays
+ * in cache whatever the number of members, and stages NIO buffers through arrays (a {@link Reduction}
+ * only sees arrays). The destination must not overlap a contribution (in-place callers snapshot
+ * theirs). Stateless; thread-safe.
+ */
+final class Reducer {
+    /** Units combined per block: the accumulator (and any staging array) fits in the L1/L2 cache. */
+    private static final int BLOCK = 4096;
+
+    private Reducer() {
+    }
+
+    /**
+     * Writes the reduction of elements {@code [offset, offset + units)} of the contributions of
+     * members {@code from..to-1} into {@code dst} at {@code dstIndex}.
+     */
+    static void reduce(Part[] parts, int from, int to, int offset, int units, Object dst, int dstIndex,
+                       BasicType type, Reduction op) {
+        if (units == 0) {
+            return;
+        }
+        Part last = parts[to - 1];
+        if (from == to - 1) {
+            Copier.copy(last.send, last.sendIndex + offset, dst, dstIndex, units, type);
+            return;
+        }
+        int perItem = op.unitsPerItem();
+        int block = Math.max(perItem, BLOCK / perItem * perItem);
+        boolean dstArray = !(dst instanceof Buffer);
+        Object acc = dstArray ? dst : type.newArray(Math.min(block, units));
+        Object staging = null;
+        for (int pos = 0; pos < units; pos += block) {
+            int len = Math.min(block, units - pos);
+            int accIndex = dstArray ? dstIndex + pos : 0;
+            Copier.copy(last.send, last.sendIndex + offset + pos, acc, accIndex, len, type);
+            for (int j = to - 2; j >= from; j--) {
+                Object in = parts[j].send;
+                int inIndex = parts[j].sendIndex + offset + pos;
+                if (in instanceof Buffer) {
+                    if (staging == null) {
+                        staging = type.newArray(Math.min(block, units));
+                    }
+                    Copier.copy(in, inIndex, staging, 0, len, type);
+                    in = staging;
+                    inIndex = 0;
+                }
+                op.combine(in, inIndex, acc, accIndex, len);
+            }
+            if (!dstArray) {
+                Copier.copy(acc, 0, dst, dstIndex + pos, len, type);
+            }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package org.mpjlite.stress;
+
+import org.mpjlite.smpdev.Job;
+import org.mpjlite.smpdev.JobConfig;
+import org.mpjlite.smpdev.MatchingKind;
+import org.mpjlite.smpdev.RecvRequest;
+import org.mpjlite.smpdev.WaitMode;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Expect;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Mode;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.Signal;
+import org.openjdk.jcstress.annotations.State;
+
+/**
+ * No lost wake-up on abort: rank 1 waits ({@link WaitMode#PARK}: parks at once) for a receive that no
+ * one will ever match; the signal fails the job ({@code Job.fail}, what an uncaught exception or
+ * {@code MPI_Abort} in rank 0 does). The waiter must wake and throw the job-failure error. A Wait that
+ * returns normally, with no message, is itself a bug, reported as an error of the test.
+ *
+ * <p>{@code TERMINATED} is the only acceptable outcome; {@code STALE} (still parked in a failed job)
+ * is a lost wake-up: FORBIDDEN.
+ */
+@Outcome(id = "TERMINATED", expect = Expect.ACCEPTABLE, desc = "Woken by the failure, Wait threw.")
+@Outcome(id = "STALE", expect = Expect.FORBIDDEN, desc = "Lost wake-up: still parked in a failed job.")
+public abstract class WakeOnAbort {
+    private final Job job;
+    private final RecvRequest recv;
+
+    WakeOnAbort(MatchingKind matching) {
+        job = Device.job(matching, 2, JobConfig.DEFAULT_EAGER_THRESHOLD, WaitMode.PARK);
+        recv = Device.recv(job, 1, 0, 0, new int[1]);
+    }
+
+    void await() {
+        try {
+            recv.await("Wait");
+        } catch (RuntimeException jobFailed) {
+            if (!job.failed()) {
+                throw jobFailed;
+            }
+            return;
+        }
+        throw new AssertionError("Wait returned although no message was sent and the job failed");
+    }
+
+    void abort() {
+        job.fail(0, new IllegalStateException("rank 0 aborts"));
+    }
+
+    /** With {@link MatchingKind#LOCKED} mailboxes. */
+    @JCStressTest(Mode.Termination)
+    @State
+    public static class Locked extends WakeOnAbort {
+        public Locked() {
+            super(MatchingKind.LOCKED);
+        }
+
+        @Actor
+        public void waiter() {
+            await();
+        }
+
+        @Signal
+        public void aborter() {
+            abort();
+        }
+    }
+
+    /** With {@link MatchingKind#LOCK_FREE} mailboxes. */
+    @JCStressTest(Mode.Termination)
+    @State
+    public static class LockFree extends WakeOnAbort {
+        public LockFree() {
+            super(MatchingKind.LOCK_FREE);
+        }
+
+        @Actor
+        public void waiter() {
+            await();
+        }
+
+        @Signal
+        public void aborter() {
+            abort();
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package org.mpjlite.stress;
+
+import org.mpjlite.smpdev.Job;
+import org.mpjlite.smpdev.JobConfig;
+import org.mpjlite.smpdev.MatchingKind;
+import org.mpjlite.smpdev.RecvRequest;
+import org.mpjlite.smpdev.WaitMode;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Expect;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Mode;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.Signal;
+import org.openjdk.jcstress.annotations.State;
+
+/**
+ * No lost wake-up on arrival: rank 1 waits ({@code Request.await}) for a posted receive in a job with
+ * {@link WaitMode#PARK}, so it parks on its doorbell at once, without spinning; the signal sends the
+ * matching message from rank 0. Whether the send lands before the waiter registers on the doorbell,
+ * between its registration and its re-check, or after it parked, the waiter must return.
+ *
+ * <p>{@code TERMINATED} is the only acceptable outcome; {@code STALE} (still parked after the message
+ * arrived) is a lost wake-up: FORBIDDEN.
+ */
+@Outcome(id = "TERMINATED", expect = Expect.ACCEPTABLE, desc = "Woken when the message arrived.")
+@Outcome(id = "STALE", expect = Expect.FORBIDDEN, desc = "Lost wake-up: still parked after the message arrived.")
+public abstract class WakeOnArrival {
+    private static final int TAG = 1;
+
+    private final Job job;
+    private final RecvRequest recv;
+
+    WakeOnArrival(MatchingKind matching) {
+        job = Device.job(matching, 2, JobConfig.DEFAULT_EAGER_THRESHOLD, WaitMode.PARK);
+        recv = Device.recv(job, 1, 0, TAG, new int[1]);
+    }
+
+    void await() {
+        recv.await("Wait");
+    }
+
+    void send() {
+        Device.send(job, 0, 1, TAG, 42);
+    }
+
+    /** With {@link MatchingKind#LOCKED} mailboxes. */
+    @JCStressTest(Mode.Termination)
+    @State
+    public static class Locked extends WakeOnArrival {
+        public Locked() {
+            super(MatchingKind.LOCKED);
+        }
+
+        @Actor
+        public void waiter() {
+            await();
+        }
+
+        @Signal
+        public void sender() {
+            send();
+        }
+    }
+
+    /** With {@link MatchingKind#LOCK_FREE} mailboxes. */
+    @JCStressTest(Mode.Termination)
+    @State
+    public static class LockFree extends WakeOnArrival {
+        public LockFree() {
+            super(MatchingKind.LOCK_FREE);
+        }
+
+        @Actor
+        public void waiter() {
+            await();
+        }
+
+        @Signal
+        public void sender() {
+            send();
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package org.mpjlite.stress.mailbox;
+
+import org.mpjlite.queues.Envelope;
+import org.mpjlite.queues.MatchHandler;
+
+/**
+ * Test envelopes for driving a {@link org.mpjlite.queues.Mailbox} directly: a message carrying an int
+ * payload, and a receive that records what it matched and how many times.
+ */
+public final class Envelopes {
+    /** The handler every test mailbox gets: records the match in the receive. */
+    public static final MatchHandler<Msg, Recv> HANDLER = (r, m) -> r.matched(m);
+
+    private Envelopes() {
+    }
+
+    /** A message with a payload. */
+    public static final class Msg extends Envelope {
+        final int payload;
+
+        public Msg(int context, int source, int tag, int payload) {
+            super(context, source, tag);
+            this.payload = payload;
+        }
+    }
+
+    /** A receive pattern; the handler records its payload and counts its matches. */
+    public static final class Recv extends Envelope {
+        private int payload;
+        private int matches;
+
+        public Recv(int context, int source, int tag) {
+            super(context, source, tag);
+        }
+
+        synchronized void matched(Msg m) {
+            payload = m.payload;
+            matches++;
+        }
+
+        /** The payload, or 0 if never matched, or -1 if matched more than once. */
+        synchronized int result() {
+            return matches == 0 ? 0 : matches == 1 ? payload : -1;
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package org.mpjlite.stress.mailbox;
+
+import static org.mpjlite.queues.Envelope.ANY_SOURCE;
+import static org.mpjlite.queues.Envelope.ANY_TAG;
+
+import java.util.function.Function;
+import org.mpjlite.queues.LockFreeMailbox;
+import org.mpjlite.queues.LockedMailbox;
+import org.mpjlite.queues.Mailbox;
+import org.mpjlite.queues.MatchHandler;
+import org.mpjlite.stress.mailbox.Envelopes.Msg;
+import org.mpjlite.stress.mailbox.Envelopes.Recv;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.Expect;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.III_Result;
+
+/**
+ * Non-overtaking and exactly-once at the matching structure itself, for any {@link Mailbox}: one
+ * sender delivers 1 then 2 with the same envelope while the owner posts two wildcard receives; the
+ * arbiter lets the owner match what arrived and reports (first receive's payload, second's, messages
+ * or receives left over). A payload of 0 means the receive never matched, -1 that it matched twice.
+ *
+ * <p>This is the test the deliberately broken {@code LifoMailbox} runs too (package
+ * {@code org.mpjlite.stress.broken}): the build fails unless that one FAILS here.
+ *
+ * <p>Only {@code 1, 2, 0} is acceptable. {@code 2, 1, 0} is overtaking; 0, -1 and leftovers are lost,
+ * duplicated or unmatched messages: FORBIDDEN.
+ */
+@Outcome(id = "1, 2, 0", expect = Expect.ACCEPTABLE, desc = "Both matched once, in the order delivered.")
+@Outcome(id = "2, 1, 0", expect = Expect.FORBIDDEN, desc = "The second message overtook the first.")
+@Outcome(expect = Expect.FORBIDDEN, desc = "A message lost (0), matched twice (-1), or left over.")
+public abstract class MailboxNonOvertaking {
+    private static final int CONTEXT = 0;
+    private static final int SOURCE = 0;
+    private static final int TAG = 5;
+
+    private final Mailbox<Msg, Recv> mailbox;
+    private final Recv first = new Recv(CONTEXT, ANY_SOURCE, ANY_TAG);
+    private final Recv second = new Recv(CONTEXT, ANY_SOURCE, ANY_TAG);
+
+    protected MailboxNonOvertaking(Function<MatchHandler<Msg, Recv>, Mailbox<Msg, Recv>> factory) {
+        mailbox = factory.apply(Envelopes.HANDLER);
+    }
+
+    protected void send() {
+        mailbox.deliver(new Msg(CONTEXT, SOURCE, TAG, 1));
+        mailbox.deliver(new Msg(CONTEXT, SOURCE, TAG, 2));
+    }
+
+    protected void receive() {
+        mailbox.post(first);
+        mailbox.post(second);
+    }
+
+    protected void check(III_Result r) {
+        mailbox.progress();
+        r.r1 = first.result();
+        r.r2 = second.result();
+        r.r3 = mailbox.unexpectedSnapshot().size() + mailbox.postedSnapshot().size();
+    }
+
+    /** {@link LockedMailbox}. */
+    @JCStressTest
+    @State
+    public static class Locked extends MailboxNonOvertaking {
+        public Locked() {
+            super(LockedMailbox::new);
+        }
+
+        @Actor
+        public void sender() {
+            send();
+        }
+
+        @Actor
+        public void owner() {
+            receive();
+        }
+
+        @Arbiter
+        public void arbiter(III_Result r) {
+            check(r);
+        }
+    }
+
+    /** {@link LockFreeMailbox}. */
+    @JCStressTest
+    @State
+    public static class LockFree extends MailboxNonOvertaking {
+        public LockFree() {
+            super(LockFreeMailbox::new);
+        }
+
+        @Actor
+        public void sender() {
+            send();
+        }
+
+        @Actor
+        public void owner() {
+            receive();
+        }
+
+        @Arbiter
+        public void arbiter(III_Result r) {
+            check(r);
+        }
+    }
+}
