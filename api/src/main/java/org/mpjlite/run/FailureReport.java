@@ -16,8 +16,13 @@ final class FailureReport {
     }
 
     static void print(RankFailure failure, PrintStream err) {
-        err.println("mpjrun: " + failure.describe());
-        if (!failure.isAbort()) {
+        if (failure.isDeadlock()) {
+            // The report is the whole story: calls, lines, unmatched messages, the cycle.
+            err.print("mpjrun: " + failure.cause().getMessage());
+        } else {
+            err.println("mpjrun: " + failure.describe());
+        }
+        if (!failure.isAbort() && !failure.isDeadlock()) {
             trimLauncherFrames(failure.cause(), Collections.newSetFromMap(new IdentityHashMap<>()));
             failure.cause().printStackTrace(err);
         }

@@ -31,7 +31,10 @@ public final class Job {
     private final java.util.concurrent.ConcurrentHashMap<Object, Object> shared =
         new java.util.concurrent.ConcurrentHashMap<>();
     private final Object exitMonitor = new Object();
+    private final java.util.Map<Integer, String> contextNames = new java.util.concurrent.ConcurrentHashMap<>();
     private int alive;
+
+    private static final long DETECTOR_TICK_MILLIS = 100;
 
     private Job(JobConfig config) {
         this.config = config;
@@ -119,8 +122,39 @@ public final class Job {
         if (registered.incrementAndGet() == ranks.length) {
             wakeAll();
         } else {
-            rank.await(() -> registered.get() == ranks.length, call);
+            rank.await(new WaitStrategy.Condition() {
+                @Override
+                public boolean isMet() {
+                    return registered.get() == ranks.length;
+                }
+
+                @Override
+                public String describe(Job job) {
+                    return "waiting for every rank to call it";
+                }
+
+                @Override
+                public void addAwaitedRanks(Job job, java.util.BitSet awaited) {
+                    for (Rank r : ranks) {
+                        if (!r.isInitialized()) {
+                            awaited.set(r.id());
+                        }
+                    }
+                }
+            }, call);
         }
+    }
+
+    // ---- communicator names, for reports ------------------------------------------------------
+
+    /** Names a matching context in reports ({@code MPI.COMM_WORLD}); the API layer calls this. */
+    public void nameContext(int context, String name) {
+        contextNames.put(context, name);
+    }
+
+    String contextName(int context) {
+        String name = contextNames.get(context);
+        return name != null ? name : "communicator with context " + context;
     }
 
     /** Ranks that have called Init so far. */
@@ -149,7 +183,9 @@ public final class Job {
 
     /** Records that a rank threw; the first failure of a job is the one reported. */
     public void fail(int rank, Throwable cause) {
-        int code = cause instanceof AbortSignal ? ((AbortSignal) cause).code() : RankFailure.EXCEPTION_EXIT_CODE;
+        int code = cause instanceof AbortSignal ? ((AbortSignal) cause).code()
+            : cause instanceof DeadlockException ? DeadlockException.EXIT_CODE
+            : RankFailure.EXCEPTION_EXIT_CODE;
         if (failure.compareAndSet(null, new RankFailure(rank, cause, code))) {
             wakeAll();
             synchronized (exitMonitor) {
@@ -202,6 +238,7 @@ public final class Job {
         } catch (Throwable t) {
             fail(rank.id(), t);
         } finally {
+            rank.markFinished();
             // Buffers this thread freed and kept for reuse go back to the pool for other threads.
             buffers.releaseThreadCache();
             Rank.unbindCurrentThread();
@@ -213,9 +250,19 @@ public final class Job {
     }
 
     private void awaitEnd(Thread[] threads) throws InterruptedException {
+        DeadlockDetector detector = config.deadlockDetection() ? new DeadlockDetector(this) : null;
         synchronized (exitMonitor) {
             while (alive > 0 && failure.get() == null) {
-                exitMonitor.wait();
+                if (detector == null) {
+                    exitMonitor.wait();
+                    continue;
+                }
+                // A timed wait, not a spin: ten looks a second at a job that may be stuck.
+                exitMonitor.wait(DETECTOR_TICK_MILLIS);
+                String deadlock = detector.tick(System.nanoTime());
+                if (deadlock != null) {
+                    fail(-1, new DeadlockException(deadlock));
+                }
             }
         }
         if (failure.get() == null) {

@@ -20,6 +20,7 @@ public final class JobConfig {
     private final StorageKind storageKind;
     private final WaitMode waitMode;
     private final Duration shutdownGrace;
+    private final boolean deadlockDetection;
 
     private JobConfig(Builder b) {
         this.ranks = b.ranks;
@@ -29,6 +30,7 @@ public final class JobConfig {
         this.storageKind = b.storageKind;
         this.waitMode = b.waitMode;
         this.shutdownGrace = b.shutdownGrace;
+        this.deadlockDetection = b.deadlockDetection;
     }
 
     public static Builder builder() {
@@ -37,7 +39,8 @@ public final class JobConfig {
 
     public Builder toBuilder() {
         return new Builder().ranks(ranks).matching(matching).eagerThreshold(eagerThreshold)
-            .pool(poolStrategy, storageKind).waitMode(waitMode).shutdownGrace(shutdownGrace);
+            .pool(poolStrategy, storageKind).waitMode(waitMode).shutdownGrace(shutdownGrace)
+            .deadlockDetection(deadlockDetection);
     }
 
     public int ranks() {
@@ -69,13 +72,18 @@ public final class JobConfig {
         return shutdownGrace;
     }
 
+    /** Whether a job that {@link Job#run runs} its ranks stops with a report when they deadlock. */
+    public boolean deadlockDetection() {
+        return deadlockDetection;
+    }
+
     @Override
     public String toString() {
         return "JobConfig{ranks=" + ranks + ", matching=" + matching + ", eagerThreshold=" + eagerThreshold
             + ", pool=" + poolStrategy + "/" + storageKind + ", wait=" + waitMode + '}';
     }
 
-    /** Builder; every setting has a default except nothing: {@code ranks} defaults to 1. */
+    /** Builder; every setting has a default ({@code ranks}: 1). */
     public static final class Builder {
         private int ranks = 1;
         private MatchingKind matching = MatchingKind.LOCKED;
@@ -84,6 +92,7 @@ public final class JobConfig {
         private StorageKind storageKind = StorageKind.HEAP;
         private WaitMode waitMode = WaitMode.AUTO;
         private Duration shutdownGrace = Duration.ofSeconds(2);
+        private boolean deadlockDetection = true;
 
         private Builder() {
         }
@@ -123,6 +132,11 @@ public final class JobConfig {
 
         public Builder shutdownGrace(Duration grace) {
             this.shutdownGrace = Objects.requireNonNull(grace);
+            return this;
+        }
+
+        public Builder deadlockDetection(boolean on) {
+            this.deadlockDetection = on;
             return this;
         }
 

@@ -52,7 +52,7 @@ public final class PointToPoint {
             m.stash = Stash.fill(me.job().buffers(), buffer, index, count, type);
             request = me.completedSend();
         } else {
-            request = new SendRequest(me);
+            request = new SendRequest(me, dest, context, tag, count, type, call);
             m.data = buffer;
             m.dataIndex = index;
             m.sender = request;
@@ -77,21 +77,14 @@ public final class PointToPoint {
 
     /** Waits for a message the pattern accepts and returns it, left in place. */
     public static Message probe(Rank me, int context, int source, int tag, String call) {
-        Message[] found = new Message[1];
-        me.await(() -> (found[0] = me.mailbox().probe(context, source, tag)) != null, call);
-        return found[0];
+        ProbeWait wait = new ProbeWait(me, context, source, tag);
+        me.await(wait, call);
+        return wait.found;
     }
 
     /** Waits until every request is complete. */
     public static void awaitAll(Rank me, Request[] requests, String call) {
-        me.await(() -> {
-            for (Request r : requests) {
-                if (r != null && !r.isComplete()) {
-                    return false;
-                }
-            }
-            return true;
-        }, call);
+        me.await(new RequestsWait(requests, true), call);
     }
 
     /**
@@ -99,7 +92,6 @@ public final class PointToPoint {
      * first complete one, or -1 if all are null.
      */
     public static int awaitAny(Rank me, Request[] requests, String call) {
-        int[] index = {-1};
         boolean any = false;
         for (Request r : requests) {
             any |= r != null;
@@ -107,8 +99,8 @@ public final class PointToPoint {
         if (!any) {
             return -1;
         }
-        me.await(() -> (index[0] = firstComplete(requests)) >= 0, call);
-        return index[0];
+        me.await(new RequestsWait(requests, false), call);
+        return firstComplete(requests);
     }
 
     /** Index of the first complete request (nulls skipped), or -1. */

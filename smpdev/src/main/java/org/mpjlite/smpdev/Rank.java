@@ -35,6 +35,10 @@ public final class Rank {
     private volatile int threadLevel = THREAD_SINGLE;
     private volatile Thread mainThread;
     private volatile BsendBuffer bsendBuffer;
+    /** The blocking call the main thread is parked in, or null; read by the deadlock detector. */
+    private volatile BlockedCall blocked;
+    /** Set once the rank's main thread has returned or thrown. */
+    private volatile boolean finished;
     private final SendRequest completedSend;
 
     Rank(Job job, int id) {
@@ -199,6 +203,40 @@ public final class Rank {
     /** Throws the job-failure error if another rank has failed (polling calls: Test, Iprobe). */
     public void checkAlive(String call) {
         job.checkAlive(this, call);
+    }
+
+    // ---- deadlock detection ------------------------------------------------------------------
+
+    /**
+     * Records that the calling thread is about to park in a blocking call. Only the rank's main
+     * thread is tracked: at THREAD_SINGLE and THREAD_FUNNELED it is the only one that calls MPI.
+     */
+    BlockedCall publishBlocked(WaitStrategy.Condition condition, String call) {
+        Thread me = Thread.currentThread();
+        if (me != mainThread) {
+            return null;
+        }
+        BlockedCall b = new BlockedCall(call, condition, me);
+        blocked = b;
+        return b;
+    }
+
+    void clearBlocked(BlockedCall b) {
+        if (blocked == b) {
+            blocked = null;
+        }
+    }
+
+    BlockedCall blocked() {
+        return blocked;
+    }
+
+    void markFinished() {
+        finished = true;
+    }
+
+    boolean isFinished() {
+        return finished;
     }
 
     // ---- buffered sends ----------------------------------------------------------------------

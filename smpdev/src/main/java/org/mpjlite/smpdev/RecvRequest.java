@@ -31,6 +31,22 @@ public final class RecvRequest extends Request {
     }
 
     @Override
+    public String describe(Job job) {
+        return "source=" + (source == ANY_SOURCE ? "MPI.ANY_SOURCE" : String.valueOf(source))
+            + ", tag=" + (tag == ANY_TAG ? "MPI.ANY_TAG" : String.valueOf(tag))
+            + ", comm=" + job.contextName(context) + ", count=" + capacity + ", " + type.mpiName();
+    }
+
+    @Override
+    public void addAwaitedRanks(Job job, java.util.BitSet ranks) {
+        if (source == ANY_SOURCE) {
+            ranks.set(0, job.size());
+        } else {
+            ranks.set(source);
+        }
+    }
+
+    @Override
     public String toString() {
         return call + "(source=" + source + ", tag=" + tag + ", count=" + capacity + ", " + type.mpiName() + ")";
     }

@@ -9,8 +9,27 @@ package org.mpjlite.smpdev;
  * completes normally (MPI allows a cancel to fail).
  */
 public final class SendRequest extends Request {
-    SendRequest(Rank owner) {
+    /** For reports: where a pending (rendezvous or synchronous) send goes; null when complete at once. */
+    private final Rank dest;
+    private final String call;
+    private final int count;
+    private final BasicType type;
+
+    private SendRequest(Rank owner) {
         super(owner);
+        this.dest = null;
+        this.call = null;
+        this.count = 0;
+        this.type = null;
+    }
+
+    /** A send that waits for its receiver (rendezvous or synchronous). */
+    SendRequest(Rank owner, Rank dest, int context, int tag, int count, BasicType type, String call) {
+        super(owner, context, owner.id(), tag);
+        this.dest = dest;
+        this.call = call;
+        this.count = count;
+        this.type = type;
     }
 
     /**
@@ -26,5 +45,26 @@ public final class SendRequest extends Request {
     @Override
     public boolean cancel() {
         return false;
+    }
+
+    @Override
+    public String describe(Job job) {
+        if (dest == null) {
+            return "";
+        }
+        return "dest=" + dest.id() + ", tag=" + tag + ", comm=" + job.contextName(context) + ", count=" + count + ", "
+            + type.mpiName() + "; waiting for a matching receive";
+    }
+
+    @Override
+    public void addAwaitedRanks(Job job, java.util.BitSet ranks) {
+        if (dest != null) {
+            ranks.set(dest.id());
+        }
+    }
+
+    @Override
+    public String toString() {
+        return call == null ? "completed send" : call + "(" + describe(owner.job()) + ")";
     }
 }

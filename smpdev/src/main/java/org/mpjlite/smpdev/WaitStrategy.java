@@ -51,6 +51,23 @@ final class WaitStrategy {
         default boolean isImminent() {
             return false;
         }
+
+        /**
+         * What is waited for, for a deadlock report: the arguments of the blocked call
+         * ({@code source=1, tag=7, comm=MPI.COMM_WORLD}); empty if there is nothing to add to the
+         * call's name.
+         */
+        default String describe(Job job) {
+            return "";
+        }
+
+        /**
+         * Adds the world ranks whose action could satisfy this wait (the wait-for graph of a
+         * deadlock report). By default any rank could.
+         */
+        default void addAwaitedRanks(Job job, java.util.BitSet ranks) {
+            ranks.set(0, job.size());
+        }
     }
 
     /**
@@ -64,7 +81,20 @@ final class WaitStrategy {
         if (condition.isMet()) {
             return;
         }
+        BlockedCall blocked = null;
+        try {
+            blocked = spinThenPark(rank, condition, what);
+        } finally {
+            if (blocked != null) {
+                rank.clearBlocked(blocked);
+            }
+        }
+    }
+
+    /** The waiting loop; returns the blocked-call record it published if it parked, else null. */
+    private BlockedCall spinThenPark(Rank rank, Condition condition, String what) {
         final Job job = rank.job();
+        BlockedCall blocked = null;
         long spinUntil = spinNanos > 0 ? System.nanoTime() + spinNanos : 0;
         int spinsBeforeChecks = 0;
         int yieldsLeft = yields;
@@ -88,12 +118,17 @@ final class WaitStrategy {
                     yieldsLeft--;
                     Thread.yield();
                 } else {
+                    if (blocked == null) {
+                        // Published once per blocking call, not per park: the deadlock detector
+                        // recognizes a rank that stays in the same wait across its probes.
+                        blocked = rank.publishBlocked(condition, what);
+                    }
                     parkOnce(rank, condition);
                 }
             }
             rank.mailbox().progress();
             if (condition.isMet()) {
-                return;
+                return blocked;
             }
         }
     }

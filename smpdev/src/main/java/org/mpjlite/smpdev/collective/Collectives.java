@@ -403,6 +403,18 @@ public final class Collectives {
         }, eager, request, call);
     }
 
+    /** MPI_Reduce_local: {@code inout = in op inout}, on the calling thread alone. */
+    public static void reduceLocal(Object in, int inIndex, Object inout, int inoutIndex, int units, BasicType type,
+                                   Reduction op) {
+        Part a = new Part();
+        a.send = in;
+        a.sendIndex = inIndex;
+        Part b = new Part();
+        b.send = inout;
+        b.sendIndex = inoutIndex;
+        Reducer.reduce(new Part[] {a, b}, 0, 2, 0, units, inout, inoutIndex, type, op);
+    }
+
     /** Publishes a contribution to a reduction, copied into the slot when {@code copy}. */
     private static void contribute(Part p, Object buf, int index, int units, BasicType type, boolean copy) {
         p.send = buf;

@@ -9,7 +9,8 @@ import org.mpjlite.smpdev.Copier;
  * {@code x[from] op (x[from+1] op (... op x[to-1]))}. Works block by block, so the accumulator stays
  * in cache whatever the number of members, and stages NIO buffers through arrays (a {@link Reduction}
  * only sees arrays). The destination must not overlap a contribution (in-place callers snapshot
- * theirs). Stateless; thread-safe.
+ * theirs), except that it may be the last contribution itself, at the same index (Reduce_local's
+ * {@code inout}): each block reads it before writing it. Stateless; thread-safe.
  */
 final class Reducer {
     /** Units combined per block: the accumulator (and any staging array) fits in the L1/L2 cache. */

@@ -1,0 +1,141 @@
+package org.mpjlite.smpdev;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+
+/**
+ * Finds a job in which every rank is stuck: each rank's main thread either finished or parked in a
+ * blocking MPI call, and none can be woken by anything still running.
+ *
+ * <p>Runs on the job's supervising thread, a tick at a time ({@link #tick}); it costs nothing on
+ * the message path. When every unfinished rank is parked it rings every doorbell: a waiter whose
+ * condition has become true (a message in a lock-free inbox, a wake-up still on its way) leaves its
+ * call and so changes the picture. If the same blocked calls (by identity: one record per call,
+ * kept across re-parks) are still in place {@link #CONFIRM_NANOS} later, no rank can make progress
+ * and the job is deadlocked.
+ *
+ * <p>Ranks at THREAD_SERIALIZED or THREAD_MULTIPLE are never taken for stuck: another of their
+ * threads may still send.
+ *
+ * <p>Confined to the supervising thread.
+ */
+final class DeadlockDetector {
+    /** How long the same set of blocked calls must last, after a ring, to be a deadlock. */
+    static final long CONFIRM_NANOS = 500_000_000L;
+
+    private final Job job;
+    private Object[] suspect;
+    private long suspectSince;
+
+    DeadlockDetector(Job job) {
+        this.job = job;
+    }
+
+    /** One look at the job; returns the report when it is deadlocked, else null. */
+    String tick(long now) {
+        Object[] picture = picture();
+        if (picture == null) {
+            suspect = null;
+            return null;
+        }
+        if (suspect == null || !java.util.Arrays.equals(suspect, picture)) {
+            suspect = picture;
+            suspectSince = now;
+            for (Rank r : job.ranks()) {
+                r.wake();
+            }
+            return null;
+        }
+        if (now - suspectSince < CONFIRM_NANOS) {
+            return null;
+        }
+        return report();
+    }
+
+    /** Each rank's blocked call, or FINISHED; null when some rank may still make progress. */
+    private Object[] picture() {
+        List<Rank> ranks = job.ranks();
+        Object[] picture = new Object[ranks.size()];
+        boolean anyBlocked = false;
+        for (int i = 0; i < picture.length; i++) {
+            Rank r = ranks.get(i);
+            if (r.isFinished()) {
+                picture[i] = FINISHED;
+                continue;
+            }
+            BlockedCall b = r.blocked();
+            if (b == null || r.threadLevel() >= Rank.THREAD_SERIALIZED || r.mailbox().hasArrivals()) {
+                return null;
+            }
+            picture[i] = b;
+            anyBlocked = true;
+        }
+        return anyBlocked ? picture : null;
+    }
+
+    private static final Object FINISHED = new Object();
+
+    private String report() {
+        List<Rank> ranks = job.ranks();
+        StringBuilder out = new StringBuilder("deadlock: every rank is blocked in MPI or finished, and no pending "
+            + "operation can complete\n");
+        List<BitSet> awaited = new ArrayList<>();
+        for (Rank r : ranks) {
+            BitSet waitsFor = new BitSet();
+            out.append("  rank ").append(r.id()).append(": ");
+            BlockedCall b = r.blocked();
+            if (r.isFinished() || b == null) {
+                out.append(r.isInitialized() ? "finished" : "finished without calling MPI.Init").append('\n');
+            } else {
+                String args = b.condition.describe(job);
+                out.append(b.call).append('(').append(args).append(")\n");
+                StackTraceElement site = userFrame(b.thread);
+                if (site != null) {
+                    out.append("          at ").append(format(site)).append('\n');
+                }
+                List<Message> unexpected = r.mailbox().unexpectedSnapshot();
+                if (!unexpected.isEmpty()) {
+                    out.append("          messages queued for it that match no receive:");
+                    for (Message m : unexpected) {
+                        out.append(" (source=").append(m.source()).append(", tag=").append(m.tag())
+                            .append(", comm=").append(job.contextName(m.context())).append(", ")
+                            .append((long) m.count() * m.type().size()).append(" bytes)");
+                    }
+                    out.append('\n');
+                }
+                b.condition.addAwaitedRanks(job, waitsFor);
+                waitsFor.clear(r.id());
+            }
+            awaited.add(waitsFor);
+        }
+        String cycle = WaitForGraph.cycle(awaited);
+        if (cycle != null) {
+            out.append("  cycle: ").append(cycle).append('\n');
+        }
+        return out.toString();
+    }
+
+    /** {@code Class.method(File.java:12)}, without the class loader prefix a loader name adds. */
+    private static String format(StackTraceElement e) {
+        String where = e.getFileName() == null ? "Unknown Source"
+            : e.getLineNumber() >= 0 ? e.getFileName() + ":" + e.getLineNumber() : e.getFileName();
+        return e.getClassName() + "." + e.getMethodName() + "(" + where + ")";
+    }
+
+    /**
+     * The first frame of the blocked thread, from the top, outside the JDK and the MPI layers it is
+     * parked in: the user's call. (The launcher's frames lie below it and are never reached.)
+     */
+    static StackTraceElement userFrame(Thread t) {
+        for (StackTraceElement e : t.getStackTrace()) {
+            String c = e.getClassName();
+            if (!(c.startsWith("java.") || c.startsWith("jdk.") || c.startsWith("sun.") || c.startsWith("mpi.")
+                || c.startsWith("org.mpjlite.smpdev.") || c.startsWith("org.mpjlite.queues.")
+                || c.startsWith("mpjbuf.") || c.startsWith("org.jctools."))) {
+                return e;
+            }
+        }
+        return null;
+    }
+}

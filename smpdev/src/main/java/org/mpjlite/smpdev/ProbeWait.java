@@ -1,0 +1,42 @@
+package org.mpjlite.smpdev;
+
+import java.util.BitSet;
+import org.mpjlite.queues.Envelope;
+
+/** A blocking probe's wait: met once a message the pattern accepts has arrived. */
+final class ProbeWait implements WaitStrategy.Condition {
+    private final Rank me;
+    private final int context;
+    private final int source;
+    private final int tag;
+    Message found;
+
+    ProbeWait(Rank me, int context, int source, int tag) {
+        this.me = me;
+        this.context = context;
+        this.source = source;
+        this.tag = tag;
+    }
+
+    @Override
+    public boolean isMet() {
+        found = me.mailbox().probe(context, source, tag);
+        return found != null;
+    }
+
+    @Override
+    public String describe(Job job) {
+        return "source=" + (source == Envelope.ANY_SOURCE ? "MPI.ANY_SOURCE" : String.valueOf(source))
+            + ", tag=" + (tag == Envelope.ANY_TAG ? "MPI.ANY_TAG" : String.valueOf(tag))
+            + ", comm=" + job.contextName(context);
+    }
+
+    @Override
+    public void addAwaitedRanks(Job job, BitSet ranks) {
+        if (source == Envelope.ANY_SOURCE) {
+            ranks.set(0, job.size());
+        } else {
+            ranks.set(source);
+        }
+    }
+}
