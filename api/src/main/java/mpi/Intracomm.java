@@ -22,6 +22,14 @@ public class Intracomm extends Comm {
         return new Intracomm(rank, WORLD_CONTEXT, false);
     }
 
+    /** Names the predefined communicators' contexts in the job's reports. For the runtime. */
+    public static void namePredefined(org.mpjlite.smpdev.Job job) {
+        job.nameContext(WORLD_CONTEXT, "MPI.COMM_WORLD");
+        job.nameContext(WORLD_CONTEXT + 1, "MPI.COMM_WORLD (collectives)");
+        job.nameContext(SELF_CONTEXT, "MPI.COMM_SELF");
+        job.nameContext(SELF_CONTEXT + 1, "MPI.COMM_SELF (collectives)");
+    }
+
     /** The self communicator of a rank (null: of the calling thread's rank). For the runtime. */
     public static Intracomm self(Rank rank) {
         return new Intracomm(rank, SELF_CONTEXT, true);

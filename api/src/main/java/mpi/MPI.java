@@ -160,6 +160,7 @@ public final class MPI {
         if (r == null) {
             r = Job.singleton(JobConfig.builder().build());
         }
+        Intracomm.namePredefined(r.job());
         return r.init(required, call);
     }
 
