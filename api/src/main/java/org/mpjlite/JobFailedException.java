@@ -13,7 +13,7 @@ public final class JobFailedException extends RuntimeException {
     private final transient RankFailure failure;
 
     JobFailedException(RankFailure failure) {
-        super(failure.isDeadlock() ? failure.cause().getMessage() : failure.describe(), failure.cause());
+        super(failure.isStuck() ? failure.cause().getMessage() : failure.describe(), failure.cause());
         this.failure = failure;
     }
 

@@ -92,6 +92,18 @@ public final class MpjLite {
             return this;
         }
 
+        /** Stops the job after {@code limit} with a report of every rank (JobTimeoutException). */
+        public Options timeout(Duration limit) {
+            config.timeout(limit);
+            return this;
+        }
+
+        /** Turns the deadlock detector off (it is on by default). */
+        public Options deadlockDetection(boolean on) {
+            config.deadlockDetection(on);
+            return this;
+        }
+
         /**
          * Runs {@code program} on every rank and waits for them.
          *

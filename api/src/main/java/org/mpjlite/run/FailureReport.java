@@ -16,13 +16,13 @@ final class FailureReport {
     }
 
     static void print(RankFailure failure, PrintStream err) {
-        if (failure.isDeadlock()) {
+        if (failure.isStuck()) {
             // The report is the whole story: calls, lines, unmatched messages, the cycle.
             err.print("mpjrun: " + failure.cause().getMessage());
         } else {
             err.println("mpjrun: " + failure.describe());
         }
-        if (!failure.isAbort() && !failure.isDeadlock()) {
+        if (!failure.isAbort() && !failure.isStuck()) {
             trimLauncherFrames(failure.cause(), Collections.newSetFromMap(new IdentityHashMap<>()));
             failure.cause().printStackTrace(err);
         }

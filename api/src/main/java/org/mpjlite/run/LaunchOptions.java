@@ -54,11 +54,16 @@ final class LaunchOptions {
         "  --storage heap|direct        memory of pooled buffers (default heap)",
         "  --wait auto|spin|park        how a waiting rank waits: spin then park when ranks have",
         "                               a core each (auto, default), always spin first, or park",
+        "  --sync-sends                 unsafe-program mode: every send waits for its receive",
+        "                               (same as --eager-threshold 0), so a program that only works",
+        "                               because small sends are buffered deadlocks, and is reported",
+        "  --timeout SECONDS            stop the job after SECONDS with a report of every rank",
         "  -h, --help                   print this help and exit",
         "  --version                    print the MPJ Lite version and exit",
         "",
         "Exit status: 0 if every rank returned from main; 1 if a rank threw; the code given to",
-        "Abort if a rank called it; 2 for a usage or compile error.",
+        "Abort if a rank called it; 2 for a usage or compile error; 86 for a deadlock (every rank",
+        "blocked in MPI: a report says where); 124 when --timeout stopped the job.",
         "Note: System.exit in any rank ends the whole job (all ranks share this JVM).",
         "");
 
@@ -100,6 +105,9 @@ final class LaunchOptions {
                     return new LaunchOptions(Action.HELP, null, null, null, List.of());
                 case "--version":
                     return new LaunchOptions(Action.VERSION, null, null, null, List.of());
+                case "--sync-sends":
+                    config.eagerThreshold(0);
+                    continue;
                 default:
                     break;
             }
@@ -138,6 +146,9 @@ final class LaunchOptions {
                 case "--wait":
                     config.waitMode(parseChoice(name, value, WaitMode::parse, "auto, spin, park"));
                     break;
+                case "--timeout":
+                    config.timeout(parseSeconds(name, value));
+                    break;
                 default:
                     throw new AssertionError(name);
             }
@@ -148,6 +159,18 @@ final class LaunchOptions {
         String program = args[i++];
         List<String> programArgs = List.copyOf(Arrays.asList(args).subList(i, args.length));
         return new LaunchOptions(Action.RUN, config.pool(pool, storage).build(), classpath, program, programArgs);
+    }
+
+    private static java.time.Duration parseSeconds(String option, String value) throws UsageException {
+        try {
+            double seconds = Double.parseDouble(value);
+            if (seconds > 0 && seconds < 1e9) {
+                return java.time.Duration.ofNanos((long) (seconds * 1e9));
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new UsageException("option " + option + " needs a positive number of seconds, not '" + value + "'");
     }
 
     private static boolean takesValue(String option) {
@@ -162,6 +185,7 @@ final class LaunchOptions {
             case "--pool":
             case "--storage":
             case "--wait":
+            case "--timeout":
                 return true;
             default:
                 return false;

@@ -44,6 +44,47 @@ class DeadlockReportTest {
     }
 
     @Test
+    void syncSendsTurnAProgramThatReliesOnBufferingIntoAReportedDeadlock() throws Exception {
+        Path src = Sources.write(dir, "BothSendFirst.java", String.join("\n",
+            "import mpi.*;",
+            "public class BothSendFirst {",
+            "    public static void main(String[] args) {",
+            "        MPI.Init(args);",
+            "        int other = 1 - MPI.COMM_WORLD.Rank();",
+            "        int[] out = {42}, in = new int[1];",
+            "        MPI.COMM_WORLD.Send(out, 0, 1, MPI.INT, other, 0);",
+            "        MPI.COMM_WORLD.Recv(in, 0, 1, MPI.INT, other, 0);",
+            "        MPI.Finalize();",
+            "    }",
+            "}",
+            ""));
+        assertEquals(0, Launch.mpjrun("-np", "2", src.toString()).exitCode(), "fine while small sends are buffered");
+        Launch.Outcome r = Launch.mpjrun("-np", "2", "--sync-sends", src.toString());
+        assertEquals(DeadlockException.EXIT_CODE, r.exitCode(), r.toString());
+        assertTrue(r.err().contains("rank 0: Send(dest=1, tag=0, comm=MPI.COMM_WORLD, count=1, MPI.INT; waiting for a "
+            + "matching receive)\n          at BothSendFirst.main(BothSendFirst.java:7)"), r.err());
+    }
+
+    @Test
+    void timeoutStopsABusyJobWithWhereEveryRankStands() throws Exception {
+        Path src = Sources.write(dir, "Spins.java", String.join("\n",
+            "import mpi.*;",
+            "public class Spins {",
+            "    public static void main(String[] args) {",
+            "        MPI.Init(args);",
+            "        while (MPI.COMM_WORLD.Iprobe(MPI.ANY_SOURCE, 99) == null) {",
+            "            Thread.onSpinWait();",
+            "        }",
+            "    }",
+            "}",
+            ""));
+        Launch.Outcome r = Launch.mpjrun("-np", "2", "--timeout", "1", src.toString());
+        assertEquals(org.mpjlite.smpdev.JobTimeoutException.EXIT_CODE, r.exitCode(), r.toString());
+        assertTrue(r.err().startsWith("mpjrun: timeout: the job ran longer than 1.0 s\n"), r.err());
+        assertTrue(r.err().contains("rank 1: running, not blocked in MPI\n          at Spins.main(Spins.java:"), r.err());
+    }
+
+    @Test
     void theEmbeddedApiThrowsTheSameReport() {
         JobFailedException e = org.junit.jupiter.api.Assertions.assertThrows(JobFailedException.class,
             () -> MpjLite.run(3, () -> {

@@ -92,10 +92,20 @@ class LaunchOptionsTest {
         assertEquals(0, r.exitCode());
         for (String option : List.of("-np", "-n ", "-cp", "-classpath", "--class-path", "--matching", "locked",
                 "lockfree", "--eager-threshold", "--pool", "buddy1", "buddy2", "unpooled", "--storage", "heap",
-                "direct", "--wait", "auto", "spin", "park", "-h", "--help", "--version", "File.java", "app.jar")) {
+                "direct", "--wait", "auto", "spin", "park", "--sync-sends", "--timeout", "-h", "--help", "--version",
+                "File.java", "app.jar")) {
             assertTrue(r.out().contains(option), "help should mention " + option + ":\n" + r.out());
         }
         assertEquals("", r.err());
+    }
+
+    @Test
+    void syncSendsMeanAnEagerThresholdOfZeroAndTimeoutIsInSeconds() throws Exception {
+        LaunchOptions o = LaunchOptions.parse("--sync-sends", "--timeout", "2.5", "-np", "3", "Main");
+        assertEquals(0, o.config().eagerThreshold());
+        assertEquals(java.time.Duration.ofMillis(2500), o.config().timeout());
+        assertEquals(3, o.config().ranks());
+        assertEquals(null, LaunchOptions.parse("Main").config().timeout());
     }
 
     @Test
@@ -109,7 +119,8 @@ class LaunchOptionsTest {
     @ParameterizedTest
     @ValueSource(strings = {
         "-np 0 X", "-np -2 X", "-np many X", "-n", "--matching fast X", "--pool buddy3 X", "--storage disk X",
-        "--wait sleep X", "--eager-threshold lots X", "--frobnicate X", "-np 2", "", "-cp"
+        "--wait sleep X", "--eager-threshold lots X", "--frobnicate X", "-np 2", "", "-cp", "--timeout 0 X",
+        "--timeout soon X", "--timeout -3 X"
     })
     void usageErrorsExitWithTwoAndNoStackTrace(String line) {
         String[] args = line.isEmpty() ? new String[0] : line.split(" ");

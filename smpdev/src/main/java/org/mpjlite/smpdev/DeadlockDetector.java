@@ -1,7 +1,5 @@
 package org.mpjlite.smpdev;
 
-import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.List;
 
 /**
@@ -77,65 +75,7 @@ final class DeadlockDetector {
     private static final Object FINISHED = new Object();
 
     private String report() {
-        List<Rank> ranks = job.ranks();
-        StringBuilder out = new StringBuilder("deadlock: every rank is blocked in MPI or finished, and no pending "
-            + "operation can complete\n");
-        List<BitSet> awaited = new ArrayList<>();
-        for (Rank r : ranks) {
-            BitSet waitsFor = new BitSet();
-            out.append("  rank ").append(r.id()).append(": ");
-            BlockedCall b = r.blocked();
-            if (r.isFinished() || b == null) {
-                out.append(r.isInitialized() ? "finished" : "finished without calling MPI.Init").append('\n');
-            } else {
-                String args = b.condition.describe(job);
-                out.append(b.call).append('(').append(args).append(")\n");
-                StackTraceElement site = userFrame(b.thread);
-                if (site != null) {
-                    out.append("          at ").append(format(site)).append('\n');
-                }
-                List<Message> unexpected = r.mailbox().unexpectedSnapshot();
-                if (!unexpected.isEmpty()) {
-                    out.append("          messages queued for it that match no receive:");
-                    for (Message m : unexpected) {
-                        out.append(" (source=").append(m.source()).append(", tag=").append(m.tag())
-                            .append(", comm=").append(job.contextName(m.context())).append(", ")
-                            .append((long) m.count() * m.type().size()).append(" bytes)");
-                    }
-                    out.append('\n');
-                }
-                b.condition.addAwaitedRanks(job, waitsFor);
-                waitsFor.clear(r.id());
-            }
-            awaited.add(waitsFor);
-        }
-        String cycle = WaitForGraph.cycle(awaited);
-        if (cycle != null) {
-            out.append("  cycle: ").append(cycle).append('\n');
-        }
-        return out.toString();
-    }
-
-    /** {@code Class.method(File.java:12)}, without the class loader prefix a loader name adds. */
-    private static String format(StackTraceElement e) {
-        String where = e.getFileName() == null ? "Unknown Source"
-            : e.getLineNumber() >= 0 ? e.getFileName() + ":" + e.getLineNumber() : e.getFileName();
-        return e.getClassName() + "." + e.getMethodName() + "(" + where + ")";
-    }
-
-    /**
-     * The first frame of the blocked thread, from the top, outside the JDK and the MPI layers it is
-     * parked in: the user's call. (The launcher's frames lie below it and are never reached.)
-     */
-    static StackTraceElement userFrame(Thread t) {
-        for (StackTraceElement e : t.getStackTrace()) {
-            String c = e.getClassName();
-            if (!(c.startsWith("java.") || c.startsWith("jdk.") || c.startsWith("sun.") || c.startsWith("mpi.")
-                || c.startsWith("org.mpjlite.smpdev.") || c.startsWith("org.mpjlite.queues.")
-                || c.startsWith("mpjbuf.") || c.startsWith("org.jctools."))) {
-                return e;
-            }
-        }
-        return null;
+        return JobReport.describe(job, "deadlock: every rank is blocked in MPI or finished, and no pending "
+            + "operation can complete");
     }
 }

@@ -34,7 +34,7 @@ public final class Job {
     private final java.util.Map<Integer, String> contextNames = new java.util.concurrent.ConcurrentHashMap<>();
     private int alive;
 
-    private static final long DETECTOR_TICK_MILLIS = 100;
+    private static final long SUPERVISOR_TICK_MILLIS = 100;
 
     private Job(JobConfig config) {
         this.config = config;
@@ -184,7 +184,7 @@ public final class Job {
     /** Records that a rank threw; the first failure of a job is the one reported. */
     public void fail(int rank, Throwable cause) {
         int code = cause instanceof AbortSignal ? ((AbortSignal) cause).code()
-            : cause instanceof DeadlockException ? DeadlockException.EXIT_CODE
+            : cause instanceof StuckJobException ? ((StuckJobException) cause).exitCode()
             : RankFailure.EXCEPTION_EXIT_CODE;
         if (failure.compareAndSet(null, new RankFailure(rank, cause, code))) {
             wakeAll();
@@ -251,17 +251,23 @@ public final class Job {
 
     private void awaitEnd(Thread[] threads) throws InterruptedException {
         DeadlockDetector detector = config.deadlockDetection() ? new DeadlockDetector(this) : null;
+        long start = System.nanoTime();
+        long limit = config.timeout() == null ? 0 : config.timeout().toNanos();
         synchronized (exitMonitor) {
             while (alive > 0 && failure.get() == null) {
-                if (detector == null) {
+                if (detector == null && limit == 0) {
                     exitMonitor.wait();
                     continue;
                 }
                 // A timed wait, not a spin: ten looks a second at a job that may be stuck.
-                exitMonitor.wait(DETECTOR_TICK_MILLIS);
-                String deadlock = detector.tick(System.nanoTime());
+                exitMonitor.wait(SUPERVISOR_TICK_MILLIS);
+                long now = System.nanoTime();
+                String deadlock = detector == null ? null : detector.tick(now);
                 if (deadlock != null) {
                     fail(-1, new DeadlockException(deadlock));
+                } else if (limit != 0 && now - start >= limit) {
+                    fail(-1, new JobTimeoutException(JobReport.describe(this,
+                        "timeout: the job ran longer than " + config.timeout().toMillis() / 1000.0 + " s")));
                 }
             }
         }

@@ -21,6 +21,7 @@ public final class JobConfig {
     private final WaitMode waitMode;
     private final Duration shutdownGrace;
     private final boolean deadlockDetection;
+    private final Duration timeout;
 
     private JobConfig(Builder b) {
         this.ranks = b.ranks;
@@ -31,6 +32,7 @@ public final class JobConfig {
         this.waitMode = b.waitMode;
         this.shutdownGrace = b.shutdownGrace;
         this.deadlockDetection = b.deadlockDetection;
+        this.timeout = b.timeout;
     }
 
     public static Builder builder() {
@@ -40,7 +42,7 @@ public final class JobConfig {
     public Builder toBuilder() {
         return new Builder().ranks(ranks).matching(matching).eagerThreshold(eagerThreshold)
             .pool(poolStrategy, storageKind).waitMode(waitMode).shutdownGrace(shutdownGrace)
-            .deadlockDetection(deadlockDetection);
+            .deadlockDetection(deadlockDetection).timeout(timeout);
     }
 
     public int ranks() {
@@ -77,6 +79,11 @@ public final class JobConfig {
         return deadlockDetection;
     }
 
+    /** How long a job may run before it is stopped with a report of every rank; null: no limit. */
+    public Duration timeout() {
+        return timeout;
+    }
+
     @Override
     public String toString() {
         return "JobConfig{ranks=" + ranks + ", matching=" + matching + ", eagerThreshold=" + eagerThreshold
@@ -93,6 +100,7 @@ public final class JobConfig {
         private WaitMode waitMode = WaitMode.AUTO;
         private Duration shutdownGrace = Duration.ofSeconds(2);
         private boolean deadlockDetection = true;
+        private Duration timeout;
 
         private Builder() {
         }
@@ -137,6 +145,12 @@ public final class JobConfig {
 
         public Builder deadlockDetection(boolean on) {
             this.deadlockDetection = on;
+            return this;
+        }
+
+        /** A time limit for the whole job; null or zero for none. */
+        public Builder timeout(Duration limit) {
+            this.timeout = limit == null || limit.isZero() ? null : limit;
             return this;
         }
 

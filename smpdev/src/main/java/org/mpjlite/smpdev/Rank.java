@@ -172,6 +172,11 @@ public final class Rank {
         return threadLevel;
     }
 
+    /** The rank's main thread (the one that called Init, or runs the rank), or null before it ran. */
+    Thread mainThread() {
+        return mainThread;
+    }
+
     public boolean isMainThread() {
         return Thread.currentThread() == mainThread;
     }

@@ -1,9 +1,10 @@
 package org.mpjlite.smpdev;
 
 /**
- * Why a job ended early: the first rank that threw, or that called {@code Abort}, or a deadlock.
+ * Why a job ended early: the first rank that threw or called {@code Abort}, a deadlock, or the time
+ * limit.
  *
- * @param rank the failing rank (-1 for a deadlock, which is the whole job's)
+ * @param rank the failing rank (-1 when the whole job was stopped: deadlock, time limit)
  * @param cause what it threw ({@link AbortSignal} for an abort)
  * @param exitCode the exit code the job ends with
  */
@@ -19,12 +20,17 @@ public record RankFailure(int rank, Throwable cause, int exitCode) {
         return cause instanceof DeadlockException;
     }
 
+    /** True when the job was stopped with a report of every rank (deadlock, time limit). */
+    public boolean isStuck() {
+        return cause instanceof StuckJobException;
+    }
+
     /** One line: what failed and why. */
     public String describe() {
         if (isAbort()) {
             return "rank " + rank + " called Abort(" + ((AbortSignal) cause).code() + ")";
         }
-        if (isDeadlock()) {
+        if (isStuck()) {
             String report = cause.getMessage();
             int eol = report.indexOf('\n');
             return eol < 0 ? report : report.substring(0, eol);

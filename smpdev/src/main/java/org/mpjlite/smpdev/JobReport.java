@@ -1,0 +1,92 @@
+package org.mpjlite.smpdev;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+
+/**
+ * Where every rank of a job stands, for a person to read: the blocking call a rank is in (with its
+ * arguments and the user's line), or that it is running or finished; the messages queued for it
+ * that match no receive; and the cycle of the wait-for graph, if there is one. Used by the deadlock
+ * report and by the time-limit report.
+ *
+ * <p>Stateless. Reads the ranks' published state; safe from any thread.
+ */
+final class JobReport {
+    private JobReport() {
+    }
+
+    static String describe(Job job, String headline) {
+        StringBuilder out = new StringBuilder(headline).append('\n');
+        List<BitSet> awaited = new ArrayList<>();
+        for (Rank r : job.ranks()) {
+            BitSet waitsFor = new BitSet();
+            out.append("  rank ").append(r.id()).append(": ");
+            BlockedCall b = r.blocked();
+            if (r.isFinished()) {
+                out.append(r.isInitialized() ? "finished" : "finished without calling MPI.Init").append('\n');
+            } else if (b == null) {
+                out.append("running, not blocked in MPI\n");
+                appendSite(out, r.mainThread());
+            } else {
+                out.append(b.call).append('(').append(b.condition.describe(job)).append(")\n");
+                appendSite(out, b.thread);
+                b.condition.addAwaitedRanks(job, waitsFor);
+                waitsFor.clear(r.id());
+            }
+            if (!r.isFinished()) {
+                appendUnexpected(out, job, r);
+            }
+            awaited.add(waitsFor);
+        }
+        String cycle = WaitForGraph.cycle(awaited);
+        if (cycle != null) {
+            out.append("  cycle: ").append(cycle).append('\n');
+        }
+        return out.toString();
+    }
+
+    private static void appendSite(StringBuilder out, Thread t) {
+        StackTraceElement site = t == null ? null : userFrame(t);
+        if (site != null) {
+            out.append("          at ").append(format(site)).append('\n');
+        }
+    }
+
+    private static void appendUnexpected(StringBuilder out, Job job, Rank r) {
+        List<Message> unexpected = r.mailbox().unexpectedSnapshot();
+        if (unexpected.isEmpty()) {
+            return;
+        }
+        out.append("          messages queued for it that match no receive:");
+        for (Message m : unexpected) {
+            out.append(" (source=").append(m.source()).append(", tag=").append(m.tag())
+                .append(", comm=").append(job.contextName(m.context())).append(", ")
+                .append((long) m.count() * m.type().size()).append(" bytes)");
+        }
+        out.append('\n');
+    }
+
+    /** {@code Class.method(File.java:12)}, without the class loader prefix a loader name adds. */
+    private static String format(StackTraceElement e) {
+        String where = e.getFileName() == null ? "Unknown Source"
+            : e.getLineNumber() >= 0 ? e.getFileName() + ":" + e.getLineNumber() : e.getFileName();
+        return e.getClassName() + "." + e.getMethodName() + "(" + where + ")";
+    }
+
+    /**
+     * The first frame of the thread, from the top, outside the JDK and MPJ Lite's MPI layers: the
+     * user's code. (The launcher's frames lie below it and are never reached.)
+     */
+    static StackTraceElement userFrame(Thread t) {
+        for (StackTraceElement e : t.getStackTrace()) {
+            String c = e.getClassName();
+            if (!(c.startsWith("java.") || c.startsWith("jdk.") || c.startsWith("sun.") || c.startsWith("mpi.")
+                || c.startsWith("org.mpjlite.smpdev.") || c.startsWith("org.mpjlite.queues.")
+                || c.startsWith("mpjbuf.") || c.startsWith("org.jctools."))) {
+                return e;
+            }
+        }
+        return null;
+    }
+}
