@@ -58,7 +58,7 @@ final class JobReport {
         if (unexpected.isEmpty()) {
             return;
         }
-        out.append("          messages queued for it that match no receive:");
+        out.append("          messages waiting for it that no posted receive matches:");
         for (Message m : unexpected) {
             out.append(" (source=").append(m.source()).append(", tag=").append(m.tag())
                 .append(", comm=").append(job.contextName(m.context())).append(", ")

@@ -118,7 +118,7 @@ class DeadlockDetectorTest {
         });
         String report = deadlockReport(result);
         assertTrue(report.contains("rank 0: Recv(source=1, tag=7"), report);
-        assertTrue(report.contains("messages queued for it that match no receive: (source=1, tag=3, comm="), report);
+        assertTrue(report.contains("messages waiting for it that no posted receive matches: (source=1, tag=3, comm="), report);
         assertTrue(report.contains("8 bytes)"), report);
     }
 
