@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.util.Properties;
 import org.mpjlite.smpdev.Job;
+import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.JobResult;
 
 /**
@@ -67,7 +68,8 @@ public final class MpjRun {
         }
         String[] args = options.programArgs().toArray(new String[0]);
         try (program) {
-            JobResult result = Job.run(options.config(), rank -> program.runRank(rank, args));
+            JobConfig config = options.config().toBuilder().warnings(w -> err.println("mpjrun: warning: " + w)).build();
+            JobResult result = Job.run(config, rank -> program.runRank(rank, args));
             if (!result.succeeded()) {
                 FailureReport.print(result.failure(), err);
             }

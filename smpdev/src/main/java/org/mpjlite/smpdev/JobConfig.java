@@ -22,6 +22,7 @@ public final class JobConfig {
     private final Duration shutdownGrace;
     private final boolean deadlockDetection;
     private final Duration timeout;
+    private final java.util.function.Consumer<String> warnings;
 
     private JobConfig(Builder b) {
         this.ranks = b.ranks;
@@ -33,6 +34,7 @@ public final class JobConfig {
         this.shutdownGrace = b.shutdownGrace;
         this.deadlockDetection = b.deadlockDetection;
         this.timeout = b.timeout;
+        this.warnings = b.warnings;
     }
 
     public static Builder builder() {
@@ -42,7 +44,8 @@ public final class JobConfig {
     public Builder toBuilder() {
         return new Builder().ranks(ranks).matching(matching).eagerThreshold(eagerThreshold)
             .pool(poolStrategy, storageKind).waitMode(waitMode).shutdownGrace(shutdownGrace)
-            .deadlockDetection(deadlockDetection).timeout(timeout);
+            .deadlockDetection(deadlockDetection).timeout(timeout)
+            .warnings(warnings);
     }
 
     public int ranks() {
@@ -84,6 +87,11 @@ public final class JobConfig {
         return timeout;
     }
 
+    /** Where warnings about a misused job go (one message per call); standard error by default. */
+    public java.util.function.Consumer<String> warnings() {
+        return warnings;
+    }
+
     @Override
     public String toString() {
         return "JobConfig{ranks=" + ranks + ", matching=" + matching + ", eagerThreshold=" + eagerThreshold
@@ -101,6 +109,7 @@ public final class JobConfig {
         private Duration shutdownGrace = Duration.ofSeconds(2);
         private boolean deadlockDetection = true;
         private Duration timeout;
+        private java.util.function.Consumer<String> warnings = w -> System.err.println("mpjrun: warning: " + w);
 
         private Builder() {
         }
@@ -151,6 +160,12 @@ public final class JobConfig {
         /** A time limit for the whole job; null or zero for none. */
         public Builder timeout(Duration limit) {
             this.timeout = limit == null || limit.isZero() ? null : limit;
+            return this;
+        }
+
+        /** Where warnings go: each is one message, without a prefix. */
+        public Builder warnings(java.util.function.Consumer<String> sink) {
+            this.warnings = Objects.requireNonNull(sink);
             return this;
         }
 

@@ -158,6 +158,41 @@ public final class Rank {
     public void finish(String call) {
         checkInitialized(call);
         lifecycle = FINALIZED;
+        warnAboutLeftovers(call);
+    }
+
+    /**
+     * A rank that finalizes with messages it never received, or receives that never matched, has a
+     * bug the program's output may not show: say so, with the line of the Finalize call.
+     */
+    private void warnAboutLeftovers(String call) {
+        java.util.List<Message> unreceived = mailbox.unexpectedSnapshot();
+        java.util.List<RecvRequest> unmatched = mailbox.postedSnapshot();
+        if (unreceived.isEmpty() && unmatched.isEmpty()) {
+            return;
+        }
+        StringBuilder w = new StringBuilder("rank ").append(id).append(" called ").append(call);
+        StackTraceElement site = JobReport.userFrame(Thread.currentThread());
+        if (site != null) {
+            w.append(" (").append(site.getFileName()).append(':').append(site.getLineNumber()).append(')');
+        }
+        if (!unreceived.isEmpty()) {
+            w.append(" with ").append(unreceived.size()).append(unreceived.size() == 1 ? " message" : " messages")
+                .append(" it never received:");
+            for (Message m : unreceived) {
+                w.append(" (source=").append(m.source()).append(", tag=").append(m.tag()).append(", comm=")
+                    .append(job.contextName(m.context())).append(", ").append((long) m.count() * m.type().size())
+                    .append(" bytes)");
+            }
+        }
+        if (!unmatched.isEmpty()) {
+            w.append(unreceived.isEmpty() ? " with " : "; and ").append(unmatched.size())
+                .append(unmatched.size() == 1 ? " receive" : " receives").append(" that never matched:");
+            for (RecvRequest r : unmatched) {
+                w.append(' ').append(r.call).append('(').append(r.describe(job)).append(')');
+            }
+        }
+        job.config().warnings().accept(w.toString());
     }
 
     public boolean isInitialized() {

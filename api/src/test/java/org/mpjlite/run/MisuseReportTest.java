@@ -11,8 +11,8 @@ import org.mpjlite.JobFailedException;
 import org.mpjlite.MpjLite;
 import org.mpjlite.smpdev.DeadlockException;
 
-/** What a user sees when a program deadlocks: mpjrun's report and exit code; the embedded exception. */
-class DeadlockReportTest {
+/** What a user sees when a program is wrong: deadlock and timeout reports, warnings at Finalize, exit codes. */
+class MisuseReportTest {
     @TempDir
     Path dir;
 
@@ -85,6 +85,32 @@ class DeadlockReportTest {
     }
 
     @Test
+    void finalizeWarnsAboutMessagesNeverReceivedAndReceivesNeverMatched() throws Exception {
+        Path src = Sources.write(dir, "Leftovers.java", String.join("\n",
+            "import mpi.*;",
+            "public class Leftovers {",
+            "    public static void main(String[] args) {",
+            "        MPI.Init(args);",
+            "        int[] v = {1};",
+            "        if (MPI.COMM_WORLD.Rank() == 0) {",
+            "            MPI.COMM_WORLD.Send(v, 0, 1, MPI.INT, 1, 2);",
+            "            MPI.COMM_WORLD.Send(v, 0, 1, MPI.INT, 1, 1);",
+            "        } else {",
+            "            MPI.COMM_WORLD.Irecv(new int[1], 0, 1, MPI.INT, 0, 9);",
+            "            MPI.COMM_WORLD.Recv(v, 0, 1, MPI.INT, 0, 1);",
+            "        }",
+            "        MPI.Finalize();",
+            "    }",
+            "}",
+            ""));
+        Launch.Outcome r = Launch.mpjrun("-np", "2", src.toString());
+        assertEquals(0, r.exitCode(), r.toString());
+        assertEquals("mpjrun: warning: rank 1 called Finalize (Leftovers.java:13) with 1 message it never received: "
+            + "(source=0, tag=2, comm=MPI.COMM_WORLD, 4 bytes); and 1 receive that never matched: "
+            + "Irecv(source=0, tag=9, comm=MPI.COMM_WORLD, count=1, MPI.INT)\n", r.err());
+    }
+
+    @Test
     void theEmbeddedApiThrowsTheSameReport() {
         JobFailedException e = org.junit.jupiter.api.Assertions.assertThrows(JobFailedException.class,
             () -> MpjLite.run(3, () -> {
@@ -96,6 +122,6 @@ class DeadlockReportTest {
         assertTrue(e.getCause() instanceof DeadlockException, String.valueOf(e.getCause()));
         assertTrue(e.getMessage().contains("rank 2: Recv(source=MPI.ANY_SOURCE, tag=MPI.ANY_TAG, comm=MPI.COMM_WORLD"),
             e.getMessage());
-        assertTrue(e.getMessage().contains("at org.mpjlite.run.DeadlockReportTest"), e.getMessage());
+        assertTrue(e.getMessage().contains("at org.mpjlite.run.MisuseReportTest"), e.getMessage());
     }
 }
