@@ -111,6 +111,26 @@ class MisuseReportTest {
     }
 
     @Test
+    void aRankThatNeverCallsFinalizeIsNamed() throws Exception {
+        Path src = Sources.write(dir, "NoFinalize.java", String.join("\n",
+            "import mpi.*;",
+            "public class NoFinalize {",
+            "    public static void main(String[] args) {",
+            "        MPI.Init(args);",
+            "        if (MPI.COMM_WORLD.Rank() == 0) {",
+            "            MPI.Finalize();",
+            "        }",
+            "    }",
+            "}",
+            ""));
+        Launch.Outcome r = Launch.mpjrun("-np", "3", src.toString());
+        assertEquals(0, r.exitCode(), r.toString());
+        assertTrue(r.err().contains("mpjrun: warning: rank 1 returned without calling MPI.Finalize\n"), r.err());
+        assertTrue(r.err().contains("mpjrun: warning: rank 2 returned without calling MPI.Finalize\n"), r.err());
+        assertTrue(!r.err().contains("rank 0 returned"), r.err());
+    }
+
+    @Test
     void theEmbeddedApiThrowsTheSameReport() {
         JobFailedException e = org.junit.jupiter.api.Assertions.assertThrows(JobFailedException.class,
             () -> MpjLite.run(3, () -> {

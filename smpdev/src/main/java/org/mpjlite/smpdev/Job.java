@@ -235,6 +235,9 @@ public final class Job {
         rank.bindToCurrentThread();
         try {
             results[rank.id()] = task.run(rank);
+            if (rank.isInitialized() && !rank.isFinalized() && failure.get() == null) {
+                config.warnings().accept("rank " + rank.id() + " returned without calling MPI.Finalize");
+            }
         } catch (Throwable t) {
             fail(rank.id(), t);
         } finally {
