@@ -1,7 +1,5 @@
 package org.mpjlite.stress;
 
-import mpjbuf.PoolStrategy;
-import mpjbuf.StorageKind;
 import org.mpjlite.smpdev.BasicType;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.JobConfig;
@@ -16,8 +14,9 @@ import org.mpjlite.smpdev.WaitMode;
  * Shorthand for driving a device job from jcstress actor threads: one job per jcstress state, every
  * message an {@code int[]} on communicator context 0 with the sender's world rank as its source.
  *
- * <p>Jobs use unpooled message buffers: jcstress creates states by the hundred thousand, and a pooled
- * factory would allocate a 16 MiB region for each. The pools have their own tests ({@link PoolOverlap}).
+ * <p>Jobs use the default buffer pool ({@code BUDDY1} over heap memory), which the device shares
+ * JVM-wide: eager messages are stashed in pooled buffers allocated by the sending actor's thread and
+ * freed by the thread that makes the match, the cross-thread pattern {@link PoolOverlap} stresses.
  */
 final class Device {
     static final int CONTEXT = 0;
@@ -32,7 +31,7 @@ final class Device {
 
     static Job job(MatchingKind matching, int ranks, int eagerThreshold, WaitMode waitMode) {
         return Job.create(JobConfig.builder().ranks(ranks).matching(matching).eagerThreshold(eagerThreshold)
-            .pool(PoolStrategy.UNPOOLED, StorageKind.HEAP).waitMode(waitMode).build());
+            .waitMode(waitMode).build());
     }
 
     /** Standard-mode Isend of {@code data} from world rank {@code from} to {@code to}. */

@@ -14,17 +14,21 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
 
 /**
- * Exactly once: ranks 0 and 1 each send one message (payload {@code 10 + rank}) to rank 2 while rank
- * 2 posts two {@code ANY_SOURCE} receives; all three run concurrently. The arbiter lets rank 2 match
- * what arrived and reports each receive's payload (0 if it never completed, -1 if the payload does
- * not belong to the status source) and the number of messages or receives left over.
+ * Exactly once: ranks 0 and 1 each send one message (payload {@code 10 + rank}) to rank 2, which
+ * posts two {@code ANY_SOURCE} receives from two threads of its own (MPI_THREAD_MULTIPLE). Two actors
+ * (jcstress runs no more actors than there are cores, and CI has two) play all four roles: actor A
+ * sends as rank 0 then posts receive A as rank 2; actor B posts receive B as rank 2 then sends as rank
+ * 1. So the senders race each other, the receives race each other, and each send races both
+ * receives. The arbiter lets rank 2 match what arrived and reports each receive's payload (0 if it
+ * never completed, -1 if the payload does not belong to the status source) and the number of messages
+ * or receives left over.
  *
  * <p>Acceptable: each receive got a different sender's message, in either order (which sender wins
- * the first receive is a legitimate race). FORBIDDEN: a receive without a message (a lost message),
+ * which receive is a legitimate race). FORBIDDEN: a receive without a message (a lost message),
  * the same message twice (a duplicate), a payload that disagrees with its status, any leftover.
  */
-@Outcome(id = "10, 11, 0", expect = Expect.ACCEPTABLE, desc = "Rank 0's message matched the first receive.")
-@Outcome(id = "11, 10, 0", expect = Expect.ACCEPTABLE, desc = "Rank 1's message matched the first receive.")
+@Outcome(id = "10, 11, 0", expect = Expect.ACCEPTABLE, desc = "Receive A got rank 0's message.")
+@Outcome(id = "11, 10, 0", expect = Expect.ACCEPTABLE, desc = "Receive A got rank 1's message.")
 @Outcome(expect = Expect.FORBIDDEN, desc = "A message lost, duplicated, mislabelled or left unreceived.")
 public abstract class ExactlyOnce {
     private static final int TAG = 9;
@@ -39,13 +43,14 @@ public abstract class ExactlyOnce {
         job = Device.job(matching, 3);
     }
 
-    void send(int rank) {
-        Device.send(job, rank, 2, TAG, 10 + rank);
+    void sendThenReceive() {
+        Device.send(job, 0, 2, TAG, 10);
+        a = Device.recv(job, 2, ANY, TAG, first);
     }
 
-    void receive() {
-        a = Device.recv(job, 2, ANY, TAG, first);
+    void receiveThenSend() {
         b = Device.recv(job, 2, ANY, TAG, second);
+        Device.send(job, 1, 2, TAG, 11);
     }
 
     void check(III_Result r) {
@@ -71,18 +76,13 @@ public abstract class ExactlyOnce {
         }
 
         @Actor
-        public void sender0() {
-            send(0);
+        public void actorA() {
+            sendThenReceive();
         }
 
         @Actor
-        public void sender1() {
-            send(1);
-        }
-
-        @Actor
-        public void receiver() {
-            receive();
+        public void actorB() {
+            receiveThenSend();
         }
 
         @Arbiter
@@ -100,18 +100,13 @@ public abstract class ExactlyOnce {
         }
 
         @Actor
-        public void sender0() {
-            send(0);
+        public void actorA() {
+            sendThenReceive();
         }
 
         @Actor
-        public void sender1() {
-            send(1);
-        }
-
-        @Actor
-        public void receiver() {
-            receive();
+        public void actorB() {
+            receiveThenSend();
         }
 
         @Arbiter

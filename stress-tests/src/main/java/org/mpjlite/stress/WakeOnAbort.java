@@ -14,16 +14,18 @@ import org.openjdk.jcstress.annotations.Signal;
 import org.openjdk.jcstress.annotations.State;
 
 /**
- * No lost wake-up on abort: rank 1 waits ({@link WaitMode#PARK}: parks at once) for a receive that no
- * one will ever match; the signal fails the job ({@code Job.fail}, what an uncaught exception or
- * {@code MPI_Abort} in rank 0 does). The waiter must wake and throw the job-failure error. A Wait that
- * returns normally, with no message, is itself a bug, reported as an error of the test.
+ * No lost wake-up on abort: in a job with {@link WaitMode#PARK} (waits park at once), ranks 0 and 1
+ * play {@link PingPong} and rank 1 then waits for a receive that no one will ever match; the signal fails
+ * the job ({@code Job.fail}, what an uncaught exception or {@code MPI_Abort} in some rank does), landing
+ * during the ping-pong or during the final wait. The waiter must wake and throw the job-failure error.
+ * A Wait that returns normally, with no message, is itself a bug, reported as an {@code ERROR} outcome.
  *
  * <p>{@code TERMINATED} is the only acceptable outcome; {@code STALE} (still parked in a failed job)
- * is a lost wake-up: FORBIDDEN.
+ * is a lost wake-up, {@code ERROR} a Wait that did not report the failure: both FORBIDDEN.
  */
 @Outcome(id = "TERMINATED", expect = Expect.ACCEPTABLE, desc = "Woken by the failure, Wait threw.")
 @Outcome(id = "STALE", expect = Expect.FORBIDDEN, desc = "Lost wake-up: still parked in a failed job.")
+@Outcome(id = "ERROR", expect = Expect.FORBIDDEN, desc = "Wait returned normally in a failed job.")
 public abstract class WakeOnAbort {
     private final Job job;
     private final RecvRequest recv;
@@ -35,6 +37,8 @@ public abstract class WakeOnAbort {
 
     void await() {
         try {
+            PingPong.startRank0(job);
+            PingPong.rank1(job);
             recv.await("Wait");
         } catch (RuntimeException jobFailed) {
             if (!job.failed()) {
@@ -42,7 +46,7 @@ public abstract class WakeOnAbort {
             }
             return;
         }
-        throw new AssertionError("Wait returned although no message was sent and the job failed");
+        throw new IllegalStateException("Wait returned although no message was sent and the job failed");
     }
 
     void abort() {

@@ -14,16 +14,19 @@ import org.openjdk.jcstress.annotations.Signal;
 import org.openjdk.jcstress.annotations.State;
 
 /**
- * No lost wake-up on arrival: rank 1 waits ({@code Request.await}) for a posted receive in a job with
- * {@link WaitMode#PARK}, so it parks on its doorbell at once, without spinning; the signal sends the
- * matching message from rank 0. Whether the send lands before the waiter registers on the doorbell,
- * between its registration and its re-check, or after it parked, the waiter must return.
+ * No lost wake-up on arrival: in a job with {@link WaitMode#PARK} (every wait parks on the rank's
+ * doorbell at once, without spinning), ranks 0 and 1 first play {@link PingPong} (each round a fresh
+ * race between a parking waiter and the peer's ring), then rank 1 waits ({@code Request.await}) for a
+ * posted receive that the signal's message, sent from rank 0, matches. Whether a send lands before the
+ * waiter registers on the doorbell, between its registration and its re-check, or after it parked, the
+ * waiter must return.
  *
  * <p>{@code TERMINATED} is the only acceptable outcome; {@code STALE} (still parked after the message
- * arrived) is a lost wake-up: FORBIDDEN.
+ * arrived, in the ping-pong or at the end) is a lost wake-up: FORBIDDEN.
  */
 @Outcome(id = "TERMINATED", expect = Expect.ACCEPTABLE, desc = "Woken when the message arrived.")
 @Outcome(id = "STALE", expect = Expect.FORBIDDEN, desc = "Lost wake-up: still parked after the message arrived.")
+@Outcome(id = "ERROR", expect = Expect.FORBIDDEN, desc = "Wait threw: the device failed.")
 public abstract class WakeOnArrival {
     private static final int TAG = 1;
 
@@ -36,6 +39,8 @@ public abstract class WakeOnArrival {
     }
 
     void await() {
+        PingPong.startRank0(job);
+        PingPong.rank1(job);
         recv.await("Wait");
     }
 

@@ -10,7 +10,8 @@ import java.util.function.BooleanSupplier;
  * A waiter checks its condition and only then registers and parks; a signal that makes the condition
  * true and rings between the check and the registration finds nobody to wake, and the waiter parks for
  * good. The real {@code org.mpjlite.smpdev.Doorbell} registers first, then re-checks, then parks.
- * Exists to prove that a Termination test like {@link org.mpjlite.stress.WakeOnArrival} catches it.
+ * Exists to prove that a ping-pong Termination test like {@link org.mpjlite.stress.WakeOnArrival}
+ * catches it.
  */
 final class RacyDoorbell {
     private final Set<Thread> parked = ConcurrentHashMap.newKeySet();
@@ -25,7 +26,7 @@ final class RacyDoorbell {
     void await(BooleanSupplier condition) {
         Thread me = Thread.currentThread();
         while (!condition.getAsBoolean()) {
-            Thread.yield(); // the window a preempted waiter gives a signaller, made a little wider
+            Thread.yield(); // where a preempted waiter would lose the CPU: widens the window
             parked.add(me);
             LockSupport.park(this);
             parked.remove(me);

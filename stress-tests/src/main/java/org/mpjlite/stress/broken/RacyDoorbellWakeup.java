@@ -9,27 +9,49 @@ import org.openjdk.jcstress.annotations.Signal;
 import org.openjdk.jcstress.annotations.State;
 
 /**
- * MUST FAIL: the shape of {@link org.mpjlite.stress.WakeOnArrival} (a waiter parks until a message
- * arrives; the signal delivers it and rings) on the broken {@link RacyDoorbell}. A signal that lands
- * between the waiter's check and its registration is lost and the waiter stays parked: {@code STALE},
- * FORBIDDEN. The build fails if jcstress does not report this test as failed.
+ * MUST FAIL: {@link org.mpjlite.stress.WakeOnArrival}'s shape on the broken {@link RacyDoorbell}: two
+ * "ranks", each with its own doorbell, bounce a counter {@value #ROUNDS} times (each waiting, parked,
+ * for the other's increment), then the waiter waits for the signal. A ring that lands between a
+ * waiter's check and its registration is lost and both sides stay parked: {@code STALE}, FORBIDDEN.
+ * The build fails if jcstress does not report this test as failed.
  */
 @JCStressTest(Mode.Termination)
-@Outcome(id = "TERMINATED", expect = Expect.ACCEPTABLE, desc = "Woken when the message arrived.")
-@Outcome(id = "STALE", expect = Expect.FORBIDDEN, desc = "Lost wake-up: still parked after the message arrived.")
+@Outcome(id = "TERMINATED", expect = Expect.ACCEPTABLE, desc = "Woken every time.")
+@Outcome(id = "STALE", expect = Expect.FORBIDDEN, desc = "Lost wake-up: parked for good.")
 @State
 public class RacyDoorbellWakeup {
-    private final RacyDoorbell bell = new RacyDoorbell();
-    private volatile boolean arrived;
+    private static final int ROUNDS = 100;
+
+    private final RacyDoorbell bell0 = new RacyDoorbell();
+    private final RacyDoorbell bell1 = new RacyDoorbell();
+    private volatile int toRank0;
+    private volatile int toRank1;
+    private volatile boolean signalled;
 
     @Actor
     public void waiter() {
-        bell.await(() -> arrived);
+        Thread rank0 = new Thread(() -> {
+            for (int i = 1; i <= ROUNDS; i++) {
+                final int round = i;
+                toRank1 = round;
+                bell1.ring();
+                bell0.await(() -> toRank0 >= round);
+            }
+        }, "racy-rank-0");
+        rank0.setDaemon(true);
+        rank0.start();
+        for (int i = 1; i <= ROUNDS; i++) {
+            final int round = i;
+            bell1.await(() -> toRank1 >= round);
+            toRank0 = round;
+            bell0.ring();
+        }
+        bell1.await(() -> signalled);
     }
 
     @Signal
     public void sender() {
-        arrived = true;
-        bell.ring();
+        signalled = true;
+        bell1.ring();
     }
 }
