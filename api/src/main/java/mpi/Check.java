@@ -12,6 +12,14 @@ final class Check {
 
     /** The buffer holds {@code count} elements of {@code type} from {@code offset}. */
     static void buffer(String call, Object buf, int offset, int count, Datatype type) {
+        buffer(call, "buffer", buf, offset, count, 1, type);
+    }
+
+    /**
+     * The buffer named {@code which} ("send buffer"...) holds {@code count} items of {@code type} from
+     * {@code offset}, an item being {@code units} elements of the type's storage type.
+     */
+    static void buffer(String call, String which, Object buf, int offset, int count, int units, Datatype type) {
         if (type == null) {
             throw new MPIException(MPI.ERR_TYPE, call + ": datatype is null");
         }
@@ -19,22 +27,95 @@ final class Check {
             throw new MPIException(MPI.ERR_COUNT, call + ": count must be >= 0, was " + count);
         }
         if (buf == null) {
-            throw new MPIException(MPI.ERR_BUFFER, call + ": buffer is null");
+            throw new MPIException(MPI.ERR_BUFFER, call + ": " + which + " is null");
         }
         int capacity = type.basic.capacityOf(buf);
         if (capacity < 0) {
-            throw new MPIException(MPI.ERR_TYPE, call + ": datatype " + type + " does not match the buffer, a "
+            throw new MPIException(MPI.ERR_TYPE, call + ": datatype " + type + " does not match the " + which + ", a "
                 + BasicType.describe(buf) + " (a " + type + " buffer is a "
                 + type.basic.arrayClass().getSimpleName() + " or a java.nio buffer of that type)");
         }
         if (offset < 0) {
             throw new MPIException(MPI.ERR_BUFFER, call + ": offset must be >= 0, was " + offset);
         }
-        if ((long) offset + count > capacity) {
+        if ((long) offset + (long) count * units > capacity) {
             throw new MPIException(MPI.ERR_BUFFER, call + ": offset " + offset + " + count " + count
-                + " is beyond the end of the buffer (" + BasicType.describe(buf) + " of " + capacity + " "
-                + type + " elements)");
+                + (units == 1 ? "" : " of " + type + " (" + (long) count * units + " elements)")
+                + " is beyond the end of the " + which + " (" + BasicType.describe(buf) + " of " + capacity + " "
+                + type.basic.mpiName() + " elements)");
         }
+    }
+
+    /** A root: a rank of the communicator. */
+    static void root(String call, int root, int size) {
+        if (root < 0 || root >= size) {
+            throw new MPIException(MPI.ERR_ROOT, call + ": root " + root + " is not in the communicator (size "
+                + size + ", valid 0.." + (size - 1) + ")");
+        }
+    }
+
+    /** An array of one non-negative count per rank. */
+    static void counts(String call, String name, int[] counts, int size) {
+        if (counts == null) {
+            throw new MPIException(MPI.ERR_COUNT, call + ": " + name + " is null");
+        }
+        if (counts.length < size) {
+            throw new MPIException(MPI.ERR_COUNT, call + ": " + name + " has " + counts.length
+                + " entries, the communicator " + size + " ranks");
+        }
+        for (int i = 0; i < size; i++) {
+            if (counts[i] < 0) {
+                throw new MPIException(MPI.ERR_COUNT, call + ": " + name + "[" + i + "] must be >= 0, was "
+                    + counts[i]);
+            }
+        }
+    }
+
+    /**
+     * Displacements, one per rank, such that every block {@code [displs[i], displs[i] + counts[i])} of
+     * items lies in the buffer named {@code which} from {@code offset}.
+     */
+    static void displs(String call, String name, int[] displs, int[] counts, String which, Object buf, int offset,
+                       Datatype type, int size) {
+        if (displs == null || displs.length < size) {
+            throw new MPIException(MPI.ERR_ARG, call + ": " + name + (displs == null ? " is null"
+                : " has " + displs.length + " entries, the communicator " + size + " ranks"));
+        }
+        buffer(call, which, buf, offset, 0, type.units(), type);
+        int capacity = type.basic.capacityOf(buf);
+        for (int i = 0; i < size; i++) {
+            if (displs[i] < 0) {
+                throw new MPIException(MPI.ERR_ARG, call + ": " + name + "[" + i + "] must be >= 0, was " + displs[i]);
+            }
+            if (offset + ((long) displs[i] + counts[i]) * type.units() > capacity) {
+                throw new MPIException(MPI.ERR_BUFFER, call + ": block " + i + " (" + name + "[" + i + "] " + displs[i]
+                    + " + count " + counts[i] + ", from offset " + offset + ") is beyond the end of the " + which + " ("
+                    + BasicType.describe(buf) + " of " + capacity + " " + type.basic.mpiName() + " elements)");
+            }
+        }
+    }
+
+    /** Data sent as {@code sent} can be received as {@code received}. */
+    static void sameType(String call, Datatype sent, Datatype received) {
+        if (sent == null || received == null) {
+            throw new MPIException(MPI.ERR_TYPE, call + ": " + (sent == null ? "send" : "receive")
+                + " datatype is null");
+        }
+        if (!received.basic.receives(sent.basic) || sent.units() != received.units()) {
+            throw new MPIException(MPI.ERR_TYPE, call + ": send datatype " + sent + " does not match receive datatype "
+                + received);
+        }
+    }
+
+    /** A reduction operation applicable to the datatype; returns it as the engine sees it. */
+    static org.mpjlite.smpdev.collective.Reduction op(String call, Op op, Datatype type) {
+        if (type == null) {
+            throw new MPIException(MPI.ERR_TYPE, call + ": datatype is null");
+        }
+        if (op == null) {
+            throw new MPIException(MPI.ERR_OP, call + ": operation is null");
+        }
+        return op.on(type, call);
     }
 
     /** A destination rank: {@code PROC_NULL} or a rank of the communicator. */

@@ -6,6 +6,7 @@ import org.mpjlite.smpdev.Rank;
 import org.mpjlite.smpdev.RecvRequest;
 import org.mpjlite.smpdev.SendMode;
 import org.mpjlite.smpdev.SendRequest;
+import org.mpjlite.smpdev.collective.Team;
 
 /**
  * A communicator: a group of ranks and a matching context, so that traffic on one communicator
@@ -383,6 +384,313 @@ public class Comm {
 
     public final Status probe(int source, int tag) {
         return probe("probe", source, tag);
+    }
+
+    // ---- collectives: Open MPI Java (mpiJava's are on Intracomm; both go through Collective) ----
+
+    /**
+     * The team last used through this communicator. A communicator object may serve several ranks
+     * and jobs (COMM_WORLD loaded by a shared class loader), so it is checked before use; racing
+     * updates only cost a lookup.
+     */
+    private volatile Team team;
+
+    /**
+     * The collective engine's team of this communicator, as seen by {@code me}. Collectives use the
+     * context after the point-to-point one, so they never match point-to-point traffic.
+     */
+    final Team team(Rank me) {
+        Team t = team;
+        if (t == null || !t.hasMember(rankIn(me), me)) {
+            t = self ? Team.self(me, context + 1) : Team.world(me, context + 1);
+            team = t;
+        }
+        return t;
+    }
+
+    public final void barrier() {
+        Collective.barrier(this, "barrier", false);
+    }
+
+    public final Request iBarrier() {
+        return Collective.barrier(this, "iBarrier", true);
+    }
+
+    public final void bcast(Object buf, int count, Datatype type, int root) {
+        Collective.bcast(this, "bcast", false, buf, 0, count, type, root);
+    }
+
+    public final Request iBcast(Object buf, int count, Datatype type, int root) {
+        return Collective.bcast(this, "iBcast", true, buf, 0, count, type, root);
+    }
+
+    public final void gather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+                             Datatype recvtype, int root) {
+        Collective.gather(this, "gather", false, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, recvtype,
+            root, false);
+    }
+
+    /**
+     * In place: at the root {@code buf} is the receive buffer, its own block already there; elsewhere
+     * the send buffer.
+     */
+    public final void gather(Object buf, int count, Datatype type, int root) {
+        Collective.gather(this, "gather", false, buf, 0, count, type, buf, 0, count, type, root, true);
+    }
+
+    public final Request iGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+                                 Datatype recvtype, int root) {
+        return Collective.gather(this, "iGather", true, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount,
+            recvtype, root, false);
+    }
+
+    public final Request iGather(Object buf, int count, Datatype type, int root) {
+        return Collective.gather(this, "iGather", true, buf, 0, count, type, buf, 0, count, type, root, true);
+    }
+
+    public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
+                              int[] displs, Datatype recvtype, int root) {
+        Collective.gatherv(this, "gatherv", false, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, displs,
+            recvtype, root, false);
+    }
+
+    /** In place, at the root: its own block is already in {@code recvbuf}. */
+    public final void gatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root) {
+        Collective.gatherv(this, "gatherv", false, null, 0, 0, recvtype, recvbuf, 0, recvcount, displs, recvtype,
+            root, true);
+    }
+
+    /** In place, at a non-root: sends {@code sendcount} items. */
+    public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, int root) {
+        Collective.gatherv(this, "gatherv", false, sendbuf, 0, sendcount, sendtype, null, 0, null, null, sendtype,
+            root, true);
+    }
+
+    public final Request iGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
+                                  int[] displs, Datatype recvtype, int root) {
+        return Collective.gatherv(this, "iGatherv", true, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount,
+            displs, recvtype, root, false);
+    }
+
+    public final Request iGatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root) {
+        return Collective.gatherv(this, "iGatherv", true, null, 0, 0, recvtype, recvbuf, 0, recvcount, displs,
+            recvtype, root, true);
+    }
+
+    public final Request iGatherv(Object sendbuf, int sendcount, Datatype sendtype, int root) {
+        return Collective.gatherv(this, "iGatherv", true, sendbuf, 0, sendcount, sendtype, null, 0, null, null,
+            sendtype, root, true);
+    }
+
+    public final void scatter(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+                              Datatype recvtype, int root) {
+        Collective.scatter(this, "scatter", false, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, recvtype,
+            root, false);
+    }
+
+    /** In place: at the root {@code buf} is the send buffer and its own block stays; elsewhere the receive buffer. */
+    public final void scatter(Object buf, int count, Datatype type, int root) {
+        Collective.scatter(this, "scatter", false, buf, 0, count, type, buf, 0, count, type, root, true);
+    }
+
+    public final Request iScatter(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+                                  Datatype recvtype, int root) {
+        return Collective.scatter(this, "iScatter", true, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount,
+            recvtype, root, false);
+    }
+
+    public final Request iScatter(Object buf, int count, Datatype type, int root) {
+        return Collective.scatter(this, "iScatter", true, buf, 0, count, type, buf, 0, count, type, root, true);
+    }
+
+    public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Object recvbuf,
+                               int recvcount, Datatype recvtype, int root) {
+        Collective.scatterv(this, "scatterv", false, sendbuf, 0, sendcount, displs, sendtype, recvbuf, 0, recvcount,
+            recvtype, root, false);
+    }
+
+    /** In place, at the root: its own block stays in {@code sendbuf}. */
+    public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root) {
+        Collective.scatterv(this, "scatterv", false, sendbuf, 0, sendcount, displs, sendtype, null, 0, 0, sendtype,
+            root, true);
+    }
+
+    /** In place, at a non-root: receives {@code recvcount} items. */
+    public final void scatterv(Object recvbuf, int recvcount, Datatype recvtype, int root) {
+        Collective.scatterv(this, "scatterv", false, null, 0, null, null, recvtype, recvbuf, 0, recvcount, recvtype,
+            root, true);
+    }
+
+    public final Request iScatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Object recvbuf,
+                                   int recvcount, Datatype recvtype, int root) {
+        return Collective.scatterv(this, "iScatterv", true, sendbuf, 0, sendcount, displs, sendtype, recvbuf, 0,
+            recvcount, recvtype, root, false);
+    }
+
+    public final Request iScatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root) {
+        return Collective.scatterv(this, "iScatterv", true, sendbuf, 0, sendcount, displs, sendtype, null, 0, 0,
+            sendtype, root, true);
+    }
+
+    public final Request iScatterv(Object recvbuf, int recvcount, Datatype recvtype, int root) {
+        return Collective.scatterv(this, "iScatterv", true, null, 0, null, null, recvtype, recvbuf, 0, recvcount,
+            recvtype, root, true);
+    }
+
+    public final void allGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+                                Datatype recvtype) {
+        Collective.allgather(this, "allGather", false, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount,
+            recvtype, false);
+    }
+
+    /** In place: each rank's block is already at its place in {@code buf}. */
+    public final void allGather(Object buf, int count, Datatype type) {
+        Collective.allgather(this, "allGather", false, null, 0, count, type, buf, 0, count, type, true);
+    }
+
+    public final Request iAllGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+                                    Datatype recvtype) {
+        return Collective.allgather(this, "iAllGather", true, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount,
+            recvtype, false);
+    }
+
+    public final Request iAllGather(Object buf, int count, Datatype type) {
+        return Collective.allgather(this, "iAllGather", true, null, 0, count, type, buf, 0, count, type, true);
+    }
+
+    public final void allGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
+                                 int[] displs, Datatype recvtype) {
+        Collective.allgatherv(this, "allGatherv", false, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount,
+            displs, recvtype, false);
+    }
+
+    /** In place: each rank's block is already at its place in {@code recvbuf}. */
+    public final void allGatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) {
+        Collective.allgatherv(this, "allGatherv", false, null, 0, 0, recvtype, recvbuf, 0, recvcount, displs,
+            recvtype, true);
+    }
+
+    public final Request iAllGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                     int[] recvcount, int[] displs, Datatype recvtype) {
+        return Collective.allgatherv(this, "iAllGatherv", true, sendbuf, 0, sendcount, sendtype, recvbuf, 0,
+            recvcount, displs, recvtype, false);
+    }
+
+    public final Request iAllGatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) {
+        return Collective.allgatherv(this, "iAllGatherv", true, null, 0, 0, recvtype, recvbuf, 0, recvcount, displs,
+            recvtype, true);
+    }
+
+    public final void allToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+                               Datatype recvtype) {
+        Collective.alltoall(this, "allToAll", false, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, recvtype);
+    }
+
+    public final Request iAllToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+                                   Datatype recvtype) {
+        return Collective.alltoall(this, "iAllToAll", true, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount,
+            recvtype);
+    }
+
+    public final void allToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Object recvbuf,
+                                int[] recvcount, int[] rdispls, Datatype recvtype) {
+        Collective.alltoallv(this, "allToAllv", false, sendbuf, 0, sendcount, sdispls, sendtype, recvbuf, 0,
+            recvcount, rdispls, recvtype);
+    }
+
+    public final Request iAllToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
+                                    Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) {
+        return Collective.alltoallv(this, "iAllToAllv", true, sendbuf, 0, sendcount, sdispls, sendtype, recvbuf, 0,
+            recvcount, rdispls, recvtype);
+    }
+
+    /** A datatype per peer; displacements in bytes (as MPI_Alltoallw). */
+    public final void allToAllw(Object sendbuf, int[] sendcount, int[] sdispls, Datatype[] sendtypes, Object recvbuf,
+                                int[] recvcount, int[] rdispls, Datatype[] recvtypes) {
+        Collective.alltoallw(this, "allToAllw", false, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount,
+            rdispls, recvtypes);
+    }
+
+    public final Request iAllToAllw(Object sendbuf, int[] sendcount, int[] sdispls, Datatype[] sendtypes,
+                                    Object recvbuf, int[] recvcount, int[] rdispls, Datatype[] recvtypes) {
+        return Collective.alltoallw(this, "iAllToAllw", true, sendbuf, sendcount, sdispls, sendtypes, recvbuf,
+            recvcount, rdispls, recvtypes);
+    }
+
+    public final void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root) {
+        Collective.reduce(this, "reduce", false, sendbuf, 0, recvbuf, 0, count, type, op, root, false);
+    }
+
+    /** In place: at the root {@code buf} holds its contribution and receives the result; elsewhere the send buffer. */
+    public final void reduce(Object buf, int count, Datatype type, Op op, int root) {
+        Collective.reduce(this, "reduce", false, buf, 0, buf, 0, count, type, op, root, true);
+    }
+
+    public final Request iReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root) {
+        return Collective.reduce(this, "iReduce", true, sendbuf, 0, recvbuf, 0, count, type, op, root, false);
+    }
+
+    public final Request iReduce(Object buf, int count, Datatype type, Op op, int root) {
+        return Collective.reduce(this, "iReduce", true, buf, 0, buf, 0, count, type, op, root, true);
+    }
+
+    public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) {
+        Collective.allreduce(this, "allReduce", false, sendbuf, 0, recvbuf, 0, count, type, op, false);
+    }
+
+    /** In place: {@code buf} holds the contribution and receives the result. */
+    public final void allReduce(Object buf, int count, Datatype type, Op op) {
+        Collective.allreduce(this, "allReduce", false, null, 0, buf, 0, count, type, op, true);
+    }
+
+    public final Request iAllReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) {
+        return Collective.allreduce(this, "iAllReduce", true, sendbuf, 0, recvbuf, 0, count, type, op, false);
+    }
+
+    public final Request iAllReduce(Object buf, int count, Datatype type, Op op) {
+        return Collective.allreduce(this, "iAllReduce", true, null, 0, buf, 0, count, type, op, true);
+    }
+
+    public final void reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op) {
+        Collective.reduceScatter(this, "reduceScatter", false, sendbuf, 0, recvbuf, 0, recvcounts, 0, type, op, false);
+    }
+
+    /** In place: {@code buf} holds the whole contribution; the rank's block of the result goes at its start. */
+    public final void reduceScatter(Object buf, int[] counts, Datatype type, Op op) {
+        Collective.reduceScatter(this, "reduceScatter", false, null, 0, buf, 0, counts, 0, type, op, true);
+    }
+
+    public final Request iReduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op) {
+        return Collective.reduceScatter(this, "iReduceScatter", true, sendbuf, 0, recvbuf, 0, recvcounts, 0, type, op,
+            false);
+    }
+
+    public final Request iReduceScatter(Object buf, int[] counts, Datatype type, Op op) {
+        return Collective.reduceScatter(this, "iReduceScatter", true, null, 0, buf, 0, counts, 0, type, op, true);
+    }
+
+    public final void reduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op) {
+        Collective.reduceScatter(this, "reduceScatterBlock", false, sendbuf, 0, recvbuf, 0, null, recvcount, type, op,
+            false);
+    }
+
+    public final void reduceScatterBlock(Object buf, int count, Datatype type, Op op) {
+        Collective.reduceScatter(this, "reduceScatterBlock", false, null, 0, buf, 0, null, count, type, op, true);
+    }
+
+    public final Request iReduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op) {
+        return Collective.reduceScatter(this, "iReduceScatterBlock", true, sendbuf, 0, recvbuf, 0, null, recvcount,
+            type, op, false);
+    }
+
+    public final Request iReduceScatterBlock(Object buf, int count, Datatype type, Op op) {
+        return Collective.reduceScatter(this, "iReduceScatterBlock", true, null, 0, buf, 0, null, count, type, op,
+            true);
+    }
+
+    /** MPI_Reduce_local: {@code inOutBuf = inBuf op inOutBuf}, no communication. */
+    public static void reduceLocal(Object inBuf, Object inOutBuf, int count, Datatype type, Op op) {
+        Collective.reduceLocal("reduceLocal", inBuf, inOutBuf, count, type, op);
     }
 
     @Override

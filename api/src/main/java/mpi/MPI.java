@@ -104,6 +104,33 @@ public final class MPI {
     public static final Datatype DOUBLE = Datatype.DOUBLE;
     public static final Datatype PACKED = Datatype.PACKED;
 
+    // ---- value-index pair datatypes (MAXLOC, MINLOC) -------------------------------------------
+    public static final Datatype SHORT2 = Datatype.SHORT2;
+    public static final Datatype INT2 = Datatype.INT2;
+    public static final Datatype LONG2 = Datatype.LONG2;
+    public static final Datatype FLOAT2 = Datatype.FLOAT2;
+    public static final Datatype DOUBLE2 = Datatype.DOUBLE2;
+    public static final Datatype SHORT_INT = Datatype.SHORT_INT;
+    public static final Datatype LONG_INT = Datatype.LONG_INT;
+    public static final Datatype FLOAT_INT = Datatype.FLOAT_INT;
+    public static final Datatype DOUBLE_INT = Datatype.DOUBLE_INT;
+
+    // ---- reduction operations -----------------------------------------------------------------
+    public static final Op MAX = Op.MAX;
+    public static final Op MIN = Op.MIN;
+    public static final Op SUM = Op.SUM;
+    public static final Op PROD = Op.PROD;
+    public static final Op LAND = Op.LAND;
+    public static final Op BAND = Op.BAND;
+    public static final Op LOR = Op.LOR;
+    public static final Op BOR = Op.BOR;
+    public static final Op LXOR = Op.LXOR;
+    public static final Op BXOR = Op.BXOR;
+    public static final Op MAXLOC = Op.MAXLOC;
+    public static final Op MINLOC = Op.MINLOC;
+    public static final Op REPLACE = Op.REPLACE;
+    public static final Op NO_OP = Op.NO_OP;
+
     // ---- predefined communicators and requests ------------------------------------------------
     public static final Intracomm COMM_WORLD = Intracomm.world(BOUND);
     public static final Intracomm COMM_SELF = Intracomm.self(BOUND);

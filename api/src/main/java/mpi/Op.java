@@ -93,11 +93,21 @@ public class Op {
             return r;
         }
         int units = type.units();
-        if (mpiJavaFunction != null) {
-            return new UserReduction(units, (in, i, inout, j, n) ->
-                mpiJavaFunction.Call(in, i, inout, j, n / units, type));
-        }
-        return new UserReduction(units, (in, i, inout, j, n) -> callOpenMpi(in, i, inout, j, n, type));
+        return new Reduction() {
+            @Override
+            public void combine(Object in, int inIndex, Object inout, int inoutIndex, int n) {
+                if (mpiJavaFunction != null) {
+                    mpiJavaFunction.Call(in, inIndex, inout, inoutIndex, n / units, type);
+                } else {
+                    callOpenMpi(in, inIndex, inout, inoutIndex, n, type);
+                }
+            }
+
+            @Override
+            public int unitsPerItem() {
+                return units;
+            }
+        };
     }
 
     /**
@@ -124,19 +134,6 @@ public class Op {
         System.arraycopy(inout, j, b, 0, n);
         openMpiFunction.call(a, b, n / type.units(), type);
         System.arraycopy(b, 0, inout, j, n);
-    }
-
-    /** A user function as the engine sees it. */
-    private record UserReduction(int unitsPerItem, Combiner combiner) implements Reduction {
-        @Override
-        public void combine(Object in, int inIndex, Object inout, int inoutIndex, int units) {
-            combiner.combine(in, inIndex, inout, inoutIndex, units);
-        }
-    }
-
-    @FunctionalInterface
-    private interface Combiner {
-        void combine(Object in, int inIndex, Object inout, int inoutIndex, int units);
     }
 
     @Override

@@ -24,6 +24,7 @@ public abstract class UserFunction {
 
     /** The operation on buffers; not supported unless overridden. */
     public void call(ByteBuffer in, ByteBuffer inOut, int count, Datatype datatype) {
-        throw new UnsupportedOperationException("UserFunction.call(ByteBuffer, ByteBuffer, int, Datatype) is not overridden");
+        throw new UnsupportedOperationException(
+            "UserFunction.call(ByteBuffer, ByteBuffer, int, Datatype) is not overridden");
     }
 }

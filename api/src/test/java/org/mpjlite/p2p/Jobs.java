@@ -26,9 +26,9 @@ import org.mpjlite.smpdev.MatchingKind;
  * The one test utility of the point-to-point suite: the job shapes tests are parameterized over
  * ({@link World}: rank count, matching structure, eager threshold), the annotations that select a
  * family of shapes, a runner that wraps each rank's body in {@code MPI.Init}/{@code MPI.Finalize},
- * and the assertion for MPI errors.
+ * and the assertion for MPI errors. Public so that other suites (collectives) reuse it.
  */
-final class Jobs {
+public final class Jobs {
     /** The eager threshold that makes every send a rendezvous. */
     static final int RENDEZVOUS_ONLY = 0;
 
@@ -42,9 +42,9 @@ final class Jobs {
      * @param matching the matching structure of every rank's mailbox
      * @param eagerThreshold largest message (bytes) sent eagerly
      */
-    record World(int size, MatchingKind matching, int eagerThreshold) {
+    public record World(int size, MatchingKind matching, int eagerThreshold) {
         /** Runs {@code body} on every rank between {@code MPI.Init} and {@code MPI.Finalize}. */
-        <T> List<T> run(RankProgram<T> body) {
+        public <T> List<T> run(RankProgram<T> body) {
             return runRaw(() -> {
                 MPI.Init(new String[0]);
                 T result = body.run();
@@ -178,7 +178,7 @@ final class Jobs {
      * Asserts that {@code call} throws an {@link MPIException} of {@code errorClass} whose message
      * mentions every one of {@code mentions} (case-insensitive; {@code "dest|rank"} accepts either).
      */
-    static MPIException assertMpiError(int errorClass, Executable call, String... mentions) {
+    public static MPIException assertMpiError(int errorClass, Executable call, String... mentions) {
         MPIException e = assertThrows(MPIException.class, call);
         assertEquals(errorClass, e.getErrorClass(), () -> "error class of: " + e.getMessage());
         assertMentions(e.getMessage(), mentions);
@@ -186,7 +186,7 @@ final class Jobs {
     }
 
     /** Asserts that {@code text} mentions each of {@code mentions} as {@link #assertMpiError} does. */
-    static void assertMentions(String text, String... mentions) {
+    public static void assertMentions(String text, String... mentions) {
         String lower = String.valueOf(text).toLowerCase(Locale.ROOT);
         for (String m : mentions) {
             boolean found = Stream.of(m.split("\\|")).anyMatch(alt -> lower.contains(alt.toLowerCase(Locale.ROOT)));

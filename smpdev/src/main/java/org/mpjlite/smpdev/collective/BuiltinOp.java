@@ -433,11 +433,16 @@ public enum BuiltinOp {
 
     // ---- MAXLOC and MINLOC -------------------------------------------------------------------
 
-    private static final VarHandle SHORT_AT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.nativeOrder());
-    private static final VarHandle INT_AT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.nativeOrder());
-    private static final VarHandle LONG_AT = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
-    private static final VarHandle FLOAT_AT = MethodHandles.byteArrayViewVarHandle(float[].class, ByteOrder.nativeOrder());
-    private static final VarHandle DOUBLE_AT = MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.nativeOrder());
+    private static final VarHandle SHORT_AT = structField(short[].class);
+    private static final VarHandle INT_AT = structField(int[].class);
+    private static final VarHandle LONG_AT = structField(long[].class);
+    private static final VarHandle FLOAT_AT = structField(float[].class);
+    private static final VarHandle DOUBLE_AT = structField(double[].class);
+
+    /** Reads a struct field of a pair type from a byte array, in native byte order (as Open MPI's structs). */
+    private static VarHandle structField(Class<?> arrayType) {
+        return MethodHandles.byteArrayViewVarHandle(arrayType, ByteOrder.nativeOrder());
+    }
 
     /**
      * MAXLOC/MINLOC item by item: the greater (lesser) value wins with its index; equal values keep
@@ -467,7 +472,8 @@ public enum BuiltinOp {
 
     private static double dvalue(Layout l, Object arr, int at) {
         if (l.isStruct()) {
-            return l.value() == BasicType.FLOAT ? (float) FLOAT_AT.get((byte[]) arr, at) : (double) DOUBLE_AT.get((byte[]) arr, at);
+            byte[] b = (byte[]) arr;
+            return l.value() == BasicType.FLOAT ? (float) FLOAT_AT.get(b, at) : (double) DOUBLE_AT.get(b, at);
         }
         return l.value() == BasicType.FLOAT ? ((float[]) arr)[at] : ((double[]) arr)[at];
     }

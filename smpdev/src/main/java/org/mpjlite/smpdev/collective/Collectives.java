@@ -8,7 +8,8 @@ import org.mpjlite.smpdev.ErrorClass;
 /**
  * The collective operations of MPI over a {@link Team}, for shared memory: every member publishes
  * its buffers and the data moves once, straight from where it is to where it goes, each member
- * pulling what it receives (in parallel for blocking calls). Contributions of at most
+ * pulling what it receives (in parallel for blocking calls; large Bcast and Allreduce split the
+ * copying and reducing evenly across all members instead). Contributions of at most
  * {@link #EAGER_BYTES} are first copied into the slot, so the member need not wait for the others
  * to finish reading; larger ones are read in place and their owner waits until everyone has.
  *
@@ -55,13 +56,31 @@ public final class Collectives {
             p.recv = buf;
             p.recvIndex = index;
         }
-        t.run(s, me, (slot, m) -> {
+        int n = t.size();
+        Kernel kernel = eager ? (slot, m) -> {
             if (m != root) {
                 Part src = slot.parts[root];
                 Part dst = slot.parts[m];
                 Copier.copy(src.send, src.sendIndex, dst.recv, dst.recvIndex, units, type);
             }
-        }, eager, request, call);
+        } : (slot, m) -> {
+            // Every member, the root too, copies its share of every receiver's buffer: all cores copy.
+            int lo = chunk(units, m, n, 1);
+            int len = chunk(units, m + 1, n, 1) - lo;
+            Part src = slot.parts[root];
+            for (int d = 0; d < n; d++) {
+                if (d != root) {
+                    Part dst = slot.parts[d];
+                    Copier.copy(src.send, src.sendIndex + lo, dst.recv, dst.recvIndex + lo, len, type);
+                }
+            }
+        };
+        t.run(s, me, kernel, eager, request, call);
+    }
+
+    /** Start of member {@code m}'s share of {@code units} split {@code n} ways, whole items of {@code perItem}. */
+    private static int chunk(int units, int m, int n, int perItem) {
+        return m >= n ? units : (int) ((long) units / perItem * m / n) * perItem;
     }
 
     /** Gather of {@code units} per member; in place: the root's block is already in its receive buffer. */
@@ -238,17 +257,16 @@ public final class Collectives {
         }, false, request, call);
     }
 
-    /** Alltoall of {@code units} per pair of members; in place: the data to send is in the receive buffer. */
+    /** Alltoall of {@code units} per pair of members. */
     public static void alltoall(Team t, int me, Object sbuf, int sindex, Object rbuf, int rindex, int units,
-                                BasicType type, boolean inPlace, CollectiveRequest request, String call) {
+                                BasicType type, CollectiveRequest request, String call) {
         Slot s = t.enter(me, call);
         Part p = s.parts[me];
         int n = t.size();
         boolean eager = eager((long) units * n, type, request);
-        p.send = inPlace ? rbuf : sbuf;
-        p.sendIndex = inPlace ? rindex : sindex;
-        if (eager || inPlace) {
-            // In place, the member overwrites what the others read: they read a copy.
+        p.send = sbuf;
+        p.sendIndex = sindex;
+        if (eager) {
             p.snapshot(type, units * n);
         }
         p.recv = rbuf;
@@ -266,39 +284,23 @@ public final class Collectives {
      * Alltoallv and Alltoallw: member j's block for member m is {@code scounts[m]} units at
      * {@code sdispls[m]} of j's send buffer, of type {@code stypes[m]} (null types: all {@code type});
      * member m places it at {@code rdispls[j]}, at most {@code rcounts[j]} units of {@code rtypes[j]}.
-     * In place: the data to send is in the receive buffer, laid out by the receive counts.
      */
     public static void alltoallv(Team t, int me, Object sbuf, int sindex, int[] scounts, int[] sdispls,
                                  BasicType[] stypes, Object rbuf, int rindex, int[] rcounts, int[] rdispls,
-                                 BasicType[] rtypes, BasicType type, boolean inPlace, CollectiveRequest request,
-                                 String call) {
+                                 BasicType[] rtypes, BasicType type, CollectiveRequest request, String call) {
         Slot s = t.enter(me, call);
         Part p = s.parts[me];
         int n = t.size();
+        p.send = sbuf;
+        p.sendIndex = sindex;
+        p.sendCounts = scounts;
+        p.sendDispls = sdispls;
+        p.sendTypes = stypes;
         p.recv = rbuf;
         p.recvIndex = rindex;
         p.recvCounts = rcounts;
         p.recvDispls = rdispls;
         p.recvTypes = rtypes;
-        if (inPlace) {
-            // The member overwrites what the others read: they read a copy of its whole receive layout.
-            int extent = 0;
-            for (int j = 0; j < n; j++) {
-                extent = Math.max(extent, rdispls[j] + rcounts[j]);
-            }
-            p.send = rbuf;
-            p.sendIndex = rindex;
-            p.snapshot(type, extent);
-            p.sendCounts = rcounts;
-            p.sendDispls = rdispls;
-            p.sendTypes = rtypes;
-        } else {
-            p.send = sbuf;
-            p.sendIndex = sindex;
-            p.sendCounts = scounts;
-            p.sendDispls = sdispls;
-            p.sendTypes = stypes;
-        }
         t.run(s, me, (slot, m) -> {
             Part dst = slot.parts[m];
             for (int j = 0; j < n; j++) {
@@ -350,10 +352,25 @@ public final class Collectives {
         p.recv = rbuf;
         p.recvIndex = rindex;
         int n = t.size();
-        t.run(s, me, (slot, m) -> {
+        Kernel kernel = eager ? (slot, m) -> {
             Part dst = slot.parts[m];
             Reducer.reduce(slot.parts, 0, n, 0, units, dst.recv, dst.recvIndex, type, op);
-        }, eager, request, call);
+        } : (slot, m) -> {
+            // Member m reduces its share of the elements once, into its own receive buffer, and
+            // copies that share to every other member's: all cores reduce, none twice.
+            int perItem = op.unitsPerItem();
+            int lo = chunk(units, m, n, perItem);
+            int len = chunk(units, m + 1, n, perItem) - lo;
+            Part mine = slot.parts[m];
+            Reducer.reduce(slot.parts, 0, n, lo, len, mine.recv, mine.recvIndex + lo, type, op);
+            for (int d = 0; d < n; d++) {
+                if (d != m) {
+                    Part dst = slot.parts[d];
+                    Copier.copy(mine.recv, mine.recvIndex + lo, dst.recv, dst.recvIndex + lo, len, type);
+                }
+            }
+        };
+        t.run(s, me, kernel, eager, request, call);
     }
 
     /**

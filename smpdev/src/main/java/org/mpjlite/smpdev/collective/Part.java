@@ -10,8 +10,10 @@ import org.mpjlite.smpdev.Copier;
  * displacements are in storage units of the basic type.
  *
  * <p>Written by its member before it arrives at the slot (the arrival's atomic increment publishes
- * it), read by any member after it has seen every arrival, cleared by the member that recycles the
- * slot. A part keeps its snapshot array across uses so that small collectives do not allocate.
+ * it), read by any member after it has seen every arrival; its references to user buffers are
+ * dropped when nobody reads them any more (by the member as it leaves a blocking collective, by
+ * the finisher of a non-blocking one). A part keeps its snapshot array across uses so that small
+ * collectives do not allocate.
  */
 final class Part {
     /** The contribution others read (a user buffer or the snapshot), or null (none, or in place at a root). */
@@ -52,7 +54,10 @@ final class Part {
         sendIndex = 0;
     }
 
-    /** Drops the references to user buffers (they must not be kept alive by an idle slot). */
+    /**
+     * Forgets the previous collective: drops the references to user buffers (an idle slot must not
+     * keep them alive), keeping only the snapshot array for reuse.
+     */
     void clear() {
         send = null;
         sendCounts = null;

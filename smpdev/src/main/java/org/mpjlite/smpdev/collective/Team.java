@@ -1,5 +1,8 @@
 package org.mpjlite.smpdev.collective;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.mpjlite.smpdev.CollectiveRequest;
 import org.mpjlite.smpdev.ErrorClass;
 import org.mpjlite.smpdev.Errors;
@@ -8,48 +11,64 @@ import org.mpjlite.smpdev.Rank;
 
 /**
  * The members of one communicator and the collective state they share: a ring of {@link Slot}s and
- * each member's count of collectives entered. One instance per communicator per job, found through
- * {@link Job#shared}; a member is known by its index in the member list, so the engine works for any
- * communicator, not only the world.
+ * a few words per member, each on its own cache line and written only by its member. One instance
+ * per communicator per job, found through {@link Job#shared}; a member is known by its index in the
+ * member list, so the engine works for any communicator, not only the world.
  *
  * <p>The protocol of one collective, for the members of a team:
  * <ol>
  *   <li>enter: take the next collective number and its slot; wait (rarely) until every member has
  *       left the slot's previous collective, {@link #SLOTS} collectives ago;</li>
- *   <li>publish a {@link Part} and arrive; a blocking caller waits for every arrival, runs its own
- *       {@link Kernel}, waits for a second round of arrivals if others read its own buffers
- *       (they are free at once when its contribution was copied into the slot), then departs; the
- *       last to depart recycles the slot;</li>
- *   <li>a non-blocking caller publishes its request and returns; the last member to arrive runs every
- *       member's kernel and completes every request, so the operation progresses while the others
- *       compute, outside any MPI call.</li>
+ *   <li>blocking: publish a {@link Part}, bump the member's epoch word and wait until every member's
+ *       epoch is as high; run the member's {@link Kernel}; if others read the member's own buffers
+ *       (they are free at once when its contribution was copied into the slot), do a second epoch
+ *       round; then store the member's "left" word. No shared word is written, so a collective
+ *       moves only the members' own lines between cores;</li>
+ *   <li>non-blocking: publish the part and the request, count the arrival in the slot and return;
+ *       the last member to arrive runs every member's kernel and completes every request, so the
+ *       operation progresses while the others compute, outside any MPI call.</li>
  * </ol>
  * Waits go through the device wait path ({@link Rank#awaitCondition}): spin only while the ranks fit
- * on the cores, then park until the thread that completes a phase rings the members' doorbells.
+ * on the cores, then park until a member that sees the phase complete rings the doorbells.
  *
  * <p>Thread safety: members call concurrently; each member's collectives are issued one at a time,
  * in the same order on every member (MPI's rule). A member may run up to {@code SLOTS} collectives
- * ahead of the slowest member before entering waits. Counters and slot numbers are atomics or
- * volatile; see {@link Slot} for the memory ordering.
+ * ahead of the slowest member before entering waits. Memory ordering: a member's part is written
+ * before its volatile epoch store (or the slot's atomic arrival count), and read after volatile loads
+ * that see it; results of a non-blocking collective are published by the request's volatile
+ * completion.
  */
 public final class Team {
     /** Collectives that may be in flight on one team at once (a power of two). */
     static final int SLOTS = 32;
-    /** Longs between two members' counters, so that they sit on different cache lines. */
+    /** Longs per member in {@link #state}: 128 bytes, so that members' words sit on their own lines. */
     private static final int PAD = 16;
+    /** Offsets in a member's block of {@link #state}. */
+    private static final int ENTERED = 0;
+    private static final int EPOCH = 1;
+    private static final int LEFT = 2;
+    private static final int KNOWN_LEFT = 3;
+    private static final VarHandle STATE = MethodHandles.arrayElementVarHandle(long[].class);
 
     private final Rank[] members;
     private final Slot[] slots;
-    /** Member i's number of collectives entered, at index {@code i * PAD}; written only by member i. */
-    private final long[] entered;
+    /**
+     * Each member's words, on its own cache line, written only by that member: ENTERED, the
+     * collectives it has entered (plain, private); EPOCH, the phases of blocking collectives it has
+     * arrived at (volatile); LEFT, the collectives it has left (volatile); KNOWN_LEFT, the least LEFT
+     * of all members it has seen (plain, private, saves re-reading the others).
+     */
+    private final long[] state;
+    /** Members waiting to enter a busy slot: departures wake them (rare; read on every departure). */
+    private final AtomicInteger entering = new AtomicInteger();
 
     private Team(Rank[] members) {
         this.members = members;
         this.slots = new Slot[SLOTS];
         for (int i = 0; i < SLOTS; i++) {
-            slots[i] = new Slot(i, members.length);
+            slots[i] = new Slot(members.length);
         }
-        this.entered = new long[members.length * PAD];
+        this.state = new long[members.length * PAD];
     }
 
     private record Key(int context, int leader) {
@@ -78,18 +97,53 @@ public final class Team {
         return members.length;
     }
 
-    /** Enters member {@code me}'s next collective: its slot, once the slot is free. */
+    /** True when {@code rank} is this team's member number {@code index} (a cached team still applies). */
+    public boolean hasMember(int index, Rank rank) {
+        return index < members.length && members[index] == rank;
+    }
+
+    /**
+     * Enters member {@code me}'s next collective: its slot, once free (every member has left the
+     * slot's previous collective, and a non-blocking one there has been finished), with the member's
+     * part cleared.
+     */
     Slot enter(int me, String call) {
-        long op = entered[me * PAD]++;
+        int base = me * PAD;
+        long op = state[base + ENTERED]++;
         Slot s = slots[(int) (op & (SLOTS - 1))];
-        if (s.op != op) {
-            members[me].awaitCondition(() -> s.op == op, call);
+        long needLeft = op - SLOTS + 1;
+        if (state[base + KNOWN_LEFT] < needLeft || !s.freeFor(op)) {
+            if (!slotFree(s, me, op)) {
+                entering.incrementAndGet();
+                try {
+                    members[me].awaitCondition(() -> slotFree(s, me, op), call);
+                } finally {
+                    entering.decrementAndGet();
+                }
+            }
         }
+        // Nothing of the slot's previous collective may leak into this one (a null send means "none").
+        s.parts[me].clear();
         return s;
+    }
+
+    /** True when every member has left the slot's previous collective and no finisher uses the slot. */
+    private boolean slotFree(Slot s, int me, long op) {
+        long needLeft = op - SLOTS + 1;
+        long least = Long.MAX_VALUE;
+        for (int m = 0; m < members.length; m++) {
+            least = Math.min(least, (long) STATE.getVolatile(state, m * PAD + LEFT));
+        }
+        state[me * PAD + KNOWN_LEFT] = least;
+        return least >= needLeft && s.freeFor(op);
     }
 
     /**
      * Runs member {@code me}'s side of the collective in {@code s}, whose part it has published.
+     *
+     * <p>Blocking: each phase, the member bumps its own epoch word and waits until every member's is
+     * as high (no shared counter is written); whoever sees a phase complete rings every doorbell.
+     * Leaving is one store of the member's LEFT word: nobody resets anything.
      *
      * @param buffersFree true when no other member reads {@code me}'s own buffers (its contribution
      *                    was copied into the slot, or it has none), so it may leave after its kernel;
@@ -100,13 +154,14 @@ public final class Team {
     void run(Slot s, int me, Kernel kernel, boolean buffersFree, CollectiveRequest request, String call) {
         if (request != null) {
             s.parts[me].request = request;
-            if (s.arrived.incrementAndGet() == members.length) {
+            boolean last = s.arrive(state[me * PAD + ENTERED] - 1) == members.length;
+            leave(me);
+            if (last) {
                 finish(s, kernel);
             }
             return;
         }
-        int n = members.length;
-        arrive(s, me, n, call);
+        arrive(me, call);
         RuntimeException error = null;
         try {
             kernel.run(s, me);
@@ -114,11 +169,16 @@ public final class Team {
             error = e;
         }
         if (!buffersFree) {
-            arrive(s, me, 2 * n, call);
+            arrive(me, call);
         }
-        if (s.departed.incrementAndGet() == n) {
-            recycle(s);
+        // Nobody reads this member's receive buffer, nor (after the second phase) its send buffer:
+        // drop the references to user buffers now.
+        Part p = s.parts[me];
+        p.recv = null;
+        if (!buffersFree) {
+            p.clear();
         }
+        leave(me);
         if (error instanceof KernelError k) {
             throw Errors.error(k.errorClass, k.getMessage());
         } else if (error != null) {
@@ -126,12 +186,36 @@ public final class Team {
         }
     }
 
-    /** Arrives at a phase and waits until every member has. */
-    private void arrive(Slot s, int me, int target, String call) {
-        if (s.arrived.incrementAndGet() == target) {
+    /**
+     * Arrives at the next phase and waits until every member has. The volatile store of the epoch
+     * followed by volatile loads of the others' (a Dekker pattern) guarantees that at least the last
+     * of simultaneous arrivals sees the phase complete, and rings the doorbells of any that parked.
+     */
+    private void arrive(int me, String call) {
+        long epoch = state[me * PAD + EPOCH] + 1;
+        STATE.setVolatile(state, me * PAD + EPOCH, epoch);
+        if (reached(epoch)) {
             wakeAll();
         } else {
-            members[me].awaitCondition(() -> s.arrived.get() >= target, call);
+            members[me].awaitCondition(() -> reached(epoch), call);
+        }
+    }
+
+    private boolean reached(long epoch) {
+        for (int m = 0; m < members.length; m++) {
+            if ((long) STATE.getVolatile(state, m * PAD + EPOCH) < epoch) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Records that member {@code me} no longer uses its current slot; wakes members waiting to enter. */
+    private void leave(int me) {
+        int base = me * PAD;
+        STATE.setVolatile(state, base + LEFT, state[base + ENTERED]);
+        if (entering.get() != 0) {
+            wakeAll();
         }
     }
 
@@ -155,8 +239,12 @@ public final class Team {
         CollectiveRequest[] requests = new CollectiveRequest[n];
         for (int m = 0; m < n; m++) {
             requests[m] = s.parts[m].request;
+            s.parts[m].clear();
         }
-        recycle(s);
+        s.release();
+        if (entering.get() != 0) {
+            wakeAll();
+        }
         for (int m = 0; m < n; m++) {
             RuntimeException e = errors == null ? null : errors[m];
             if (e == null) {
@@ -167,17 +255,6 @@ public final class Team {
                 requests[m].fail(ErrorClass.ERR_OTHER, "the collective failed for rank " + members[m].id() + ": " + e);
             }
         }
-    }
-
-    /** Clears the slot and admits the collective {@code SLOTS} later (it may have a member waiting). */
-    private void recycle(Slot s) {
-        for (Part p : s.parts) {
-            p.clear();
-        }
-        s.arrived.set(0);
-        s.departed.set(0);
-        s.op = s.op + SLOTS;
-        wakeAll();
     }
 
     private void wakeAll() {

@@ -1,0 +1,60 @@
+package org.mpjlite.collective;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.concurrent.ThreadLocalRandom;
+import mpi.MPI;
+import org.mpjlite.p2p.Jobs.World;
+
+/**
+ * Collectives called back to back in loops, with ranks skewed by random pauses, so that a rank
+ * enters the next collective (and runs far ahead, wrapping around the engine's slots) while others
+ * are still leaving the last; and on COMM_SELF next to COMM_WORLD.
+ */
+class BackToBackTest {
+    @Worlds.AllSizes
+    void mixedCollectivesInALoop(World w) {
+        w.run(() -> {
+            int me = MPI.COMM_WORLD.Rank();
+            int n = MPI.COMM_WORLD.Size();
+            ThreadLocalRandom rnd = ThreadLocalRandom.current();
+            int[] a = new int[1];
+            long[] big = new long[3000];
+            for (int it = 0; it < 300; it++) {
+                if (rnd.nextInt(50) == 0) {
+                    Thread.sleep(1);
+                }
+                MPI.COMM_WORLD.Allreduce(new int[] {me + it}, 0, a, 0, 1, MPI.INT, MPI.SUM);
+                assertEquals(n * (n - 1) / 2 + n * it, a[0], "Allreduce " + it);
+                int root = it % n;
+                if (me == root) {
+                    java.util.Arrays.fill(big, it);
+                }
+                MPI.COMM_WORLD.Bcast(big, 0, big.length, MPI.LONG, root);
+                assertEquals(it, big[big.length - 1], "Bcast " + it);
+                if (it % 7 == 0) {
+                    MPI.COMM_WORLD.Barrier();
+                }
+                int[] self = {me};
+                MPI.COMM_SELF.allReduce(self, 1, MPI.INT, MPI.SUM);
+                assertEquals(me, self[0], "COMM_SELF allReduce " + it);
+            }
+            return null;
+        });
+    }
+
+    /** Barriers only: the fast path, many in a row. */
+    @Worlds.AllSizes
+    void barriers(World w) {
+        w.run(() -> {
+            int me = MPI.COMM_WORLD.Rank();
+            int[] shared = new int[1];
+            for (int it = 0; it < 2000; it++) {
+                MPI.COMM_WORLD.barrier();
+            }
+            MPI.COMM_WORLD.Allreduce(new int[] {me}, 0, shared, 0, 1, MPI.INT, MPI.MAX);
+            assertEquals(MPI.COMM_WORLD.Size() - 1, shared[0]);
+            return null;
+        });
+    }
+}
