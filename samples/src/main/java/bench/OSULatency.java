@@ -100,7 +100,7 @@ public class OSULatency {
         boolean arrays;
         boolean validate;
 
-        /** The options, or null after printing help or version (on the printing rank only). */
+        /** The options, or null for -h and -v, after printing the usage or version if {@code print}. */
         static Options parse(String[] args, boolean print) {
             Options o = new Options();
             for (int a = 0; a < args.length; a++) {
