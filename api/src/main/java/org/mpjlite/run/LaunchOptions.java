@@ -46,7 +46,7 @@ final class LaunchOptions {
         "                               class path of the program, entries separated by '"
             + File.pathSeparator + "'",
         "                               (default '.'; with app.jar, the jar plus PATH)",
-        "  --matching locked|lockfree   message matching structure (default locked)",
+        "  --matching locked|lockfree   message matching structure (default lockfree)",
         "  --eager-threshold BYTES      largest message sent eagerly; larger ones wait for the",
         "                               receiver (rendezvous). Suffixes k, m, g; default 16k",
         "  --pool buddy1|buddy2|unpooled",

@@ -101,7 +101,7 @@ public final class JobConfig {
     /** Builder; every setting has a default ({@code ranks}: 1). */
     public static final class Builder {
         private int ranks = 1;
-        private MatchingKind matching = MatchingKind.LOCKED;
+        private MatchingKind matching = MatchingKind.LOCK_FREE;
         private int eagerThreshold = DEFAULT_EAGER_THRESHOLD;
         private PoolStrategy poolStrategy = PoolStrategy.BUDDY1;
         private StorageKind storageKind = StorageKind.HEAP;
