@@ -3,6 +3,7 @@ package org.mpjlite.smpdev;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import org.mpjlite.queues.Envelope;
 
 /**
  * Where every rank of a job stands, for a person to read: the blocking call a rank is in (with its
@@ -60,11 +61,16 @@ final class JobReport {
         }
         out.append("          messages waiting for it that no posted receive matches:");
         for (Message m : unexpected) {
-            out.append(" (source=").append(m.source()).append(", tag=").append(m.tag())
-                .append(", comm=").append(job.contextName(m.context())).append(", ")
-                .append((long) m.count() * m.type().size()).append(" bytes)");
+            out.append(' ').append(m.describe(job));
         }
         out.append('\n');
+    }
+
+    /** {@code source=1, tag=MPI.ANY_TAG, comm=MPI.COMM_WORLD}: a receive or probe pattern. */
+    static String pattern(Job job, int context, int source, int tag) {
+        return "source=" + (source == Envelope.ANY_SOURCE ? "MPI.ANY_SOURCE" : String.valueOf(source))
+            + ", tag=" + (tag == Envelope.ANY_TAG ? "MPI.ANY_TAG" : String.valueOf(tag))
+            + ", comm=" + job.contextName(context);
     }
 
     /** {@code Class.method(File.java:12)}, without the class loader prefix a loader name adds. */

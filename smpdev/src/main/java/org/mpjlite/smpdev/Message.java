@@ -61,6 +61,12 @@ public final class Message extends Envelope {
         }
     }
 
+    /** {@code (source=1, tag=3, comm=MPI.COMM_WORLD, 8 bytes)}, for reports and warnings. */
+    String describe(Job job) {
+        return "(source=" + source + ", tag=" + tag + ", comm=" + job.contextName(context) + ", "
+            + (long) count * type.size() + " bytes)";
+    }
+
     @Override
     public String toString() {
         return "message(source=" + source + ", tag=" + tag + ", " + count + " x " + type.mpiName() + ")";

@@ -26,9 +26,7 @@ final class ProbeWait implements WaitStrategy.Condition {
 
     @Override
     public String describe(Job job) {
-        return "source=" + (source == Envelope.ANY_SOURCE ? "MPI.ANY_SOURCE" : String.valueOf(source))
-            + ", tag=" + (tag == Envelope.ANY_TAG ? "MPI.ANY_TAG" : String.valueOf(tag))
-            + ", comm=" + job.contextName(context);
+        return JobReport.pattern(job, context, source, tag);
     }
 
     @Override

@@ -180,9 +180,7 @@ public final class Rank {
             w.append(" with ").append(unreceived.size()).append(unreceived.size() == 1 ? " message" : " messages")
                 .append(" it never received:");
             for (Message m : unreceived) {
-                w.append(" (source=").append(m.source()).append(", tag=").append(m.tag()).append(", comm=")
-                    .append(job.contextName(m.context())).append(", ").append((long) m.count() * m.type().size())
-                    .append(" bytes)");
+                w.append(' ').append(m.describe(job));
             }
         }
         if (!unmatched.isEmpty()) {

@@ -32,9 +32,7 @@ public final class RecvRequest extends Request {
 
     @Override
     public String describe(Job job) {
-        return "source=" + (source == ANY_SOURCE ? "MPI.ANY_SOURCE" : String.valueOf(source))
-            + ", tag=" + (tag == ANY_TAG ? "MPI.ANY_TAG" : String.valueOf(tag))
-            + ", comm=" + job.contextName(context) + ", count=" + capacity + ", " + type.mpiName();
+        return JobReport.pattern(job, context, source, tag) + ", count=" + capacity + ", " + type.mpiName();
     }
 
     @Override
