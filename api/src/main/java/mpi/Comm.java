@@ -19,22 +19,45 @@ import org.mpjlite.smpdev.collective.Team;
  * lambdas) resolve their rank from the calling thread; every other communicator is bound to its
  * rank. Thread-safe as MPI requires at {@code THREAD_MULTIPLE}.
  */
-public class Comm {
+public abstract class Comm implements Cloneable {
     static {
         MPIException.install();
     }
 
-    /** The rank this communicator belongs to; null: the calling thread's. */
+    /** The rank this communicator belongs to; null: the calling thread's (predefined ones only). */
     private final Rank bound;
-    /** Matching context of point-to-point traffic. */
+    /** Matching context of point-to-point traffic; collectives use {@code context + 1}. */
     final int context;
+    /**
+     * The members in rank order; null for the predefined communicators, whose members follow from
+     * the calling rank (every rank of its job, or itself). Empty for a null communicator.
+     */
+    private final Rank[] members;
+    /** The bound rank's index in {@link #members}. */
+    private final int index;
     /** True for COMM_SELF. */
     private final boolean self;
+    /** For reports and {@code getName}. */
+    volatile String name;
 
-    Comm(Rank bound, int context, boolean self) {
+    /** A predefined communicator: COMM_WORLD or COMM_SELF of {@code bound} (null: of the calling thread). */
+    Comm(Rank bound, int context, boolean self, String name) {
         this.bound = bound;
         this.context = context;
+        this.members = null;
+        this.index = 0;
         this.self = self;
+        this.name = name;
+    }
+
+    /** A communicator of {@code members}, as seen by {@code members[index]}. */
+    Comm(Rank[] members, int index, int context, String name) {
+        this.bound = members.length == 0 ? null : members[index];
+        this.context = context;
+        this.members = members;
+        this.index = index;
+        this.self = false;
+        this.name = name;
     }
 
     /** The calling rank, for a communication call: initialized, not finalized, job alive. */
@@ -46,24 +69,63 @@ public class Comm {
 
     /** The calling rank, for a local query: initialized and not finalized. */
     final Rank localRank(String call) {
-        Rank r = bound != null ? bound : Rank.current();
+        Rank r = bound;
         if (r == null) {
-            throw new MPIException(MPI.ERR_OTHER, call + ": MPI is not initialized (call MPI.Init first)");
+            if (members != null) {
+                throw new MPIException(MPI.ERR_COMM, call + ": the communicator is a null communicator "
+                    + "(MPI_COMM_NULL: the calling rank is not a member of it)");
+            }
+            r = Rank.current();
+            if (r == null) {
+                throw new MPIException(MPI.ERR_OTHER, call + ": MPI is not initialized (call MPI.Init first)");
+            }
         }
         r.checkLifecycle(call);
         return r;
     }
 
     final int size(Rank me) {
-        return self ? 1 : me.job().size();
+        return members != null ? members.length : self ? 1 : me.job().size();
     }
 
     final int rankIn(Rank me) {
-        return self ? 0 : me.id();
+        return members != null ? index : self ? 0 : me.id();
     }
 
-    private Rank peer(Rank me, int commRank) {
-        return self ? me : me.job().rank(commRank);
+    final Rank peer(Rank me, int commRank) {
+        return members != null ? members[commRank] : self ? me : me.job().rank(commRank);
+    }
+
+    /** The members in rank order, as seen by {@code me}. */
+    final Rank[] members(Rank me) {
+        if (members != null) {
+            return members;
+        }
+        return self ? new Rank[] {me} : me.job().ranks().toArray(new Rank[0]);
+    }
+
+    /** A new communicator with the same members in the same order and a context of its own. Collective. */
+    public abstract Comm dup();
+
+    /** mpiJava's and Open MPI's {@code clone}: a duplicate ({@link #dup}). Collective. */
+    @Override
+    public abstract Comm clone();
+
+    /** The group of this communicator's members. */
+    public Group Group() {
+        Rank me = localRank("Group");
+        return new Group(members(me), me);
+    }
+
+    /** Open MPI's {@link #Group}. */
+    public final Group getGroup() {
+        Rank me = localRank("getGroup");
+        return new Group(members(me), me);
+    }
+
+    /** True when this is a null communicator (Open MPI's {@code isNull}): no rank is a member. */
+    public final boolean isNull() {
+        return members != null && members.length == 0;
     }
 
     // ---- the implementation every dialect's call goes through ---------------------------------
@@ -402,7 +464,8 @@ public class Comm {
     final Team team(Rank me) {
         Team t = team;
         if (t == null || !t.hasMember(rankIn(me), me)) {
-            t = self ? Team.self(me, context + 1) : Team.world(me, context + 1);
+            t = members != null ? Team.of(me.job(), context + 1, members)
+                : self ? Team.self(me, context + 1) : Team.world(me, context + 1);
             team = t;
         }
         return t;
@@ -695,6 +758,6 @@ public class Comm {
 
     @Override
     public String toString() {
-        return self ? "MPI.COMM_SELF" : context == Intracomm.WORLD_CONTEXT ? "MPI.COMM_WORLD" : "Comm(context " + context + ")";
+        return name;
     }
 }

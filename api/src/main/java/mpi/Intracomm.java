@@ -12,8 +12,12 @@ public class Intracomm extends Comm {
     static final int WORLD_CONTEXT = 0;
     static final int SELF_CONTEXT = 2;
 
-    Intracomm(Rank bound, int context, boolean self) {
-        super(bound, context, self);
+    Intracomm(Rank bound, int context, boolean self, String name) {
+        super(bound, context, self, name);
+    }
+
+    Intracomm(Rank[] members, int index, int context, String name) {
+        super(members, index, context, name);
     }
 
     /**
@@ -21,7 +25,7 @@ public class Intracomm extends Comm {
      * {@code MPI.COMM_WORLD} is made with it.
      */
     public static Intracomm world(Rank rank) {
-        return new Intracomm(rank, WORLD_CONTEXT, false);
+        return new Intracomm(rank, WORLD_CONTEXT, false, "MPI.COMM_WORLD");
     }
 
     /** Names the predefined communicators' contexts in the job's reports. For the runtime. */
@@ -34,7 +38,91 @@ public class Intracomm extends Comm {
 
     /** The self communicator of a rank (null: of the calling thread's rank). For the runtime. */
     public static Intracomm self(Rank rank) {
-        return new Intracomm(rank, SELF_CONTEXT, true);
+        return new Intracomm(rank, SELF_CONTEXT, true, "MPI.COMM_SELF");
+    }
+
+    /** Open MPI's answer to a rank that is not in the new communicator: a null communicator. */
+    static Intracomm nullComm() {
+        return new Intracomm(new Rank[0], 0, -1, "MPI_COMM_NULL");
+    }
+
+    // ---- new communicators -------------------------------------------------------------------
+
+    /**
+     * A new communicator of the ranks that pass the same {@code color}, ordered by {@code key} (ties
+     * by rank here); null for a rank that passes {@code MPI.UNDEFINED}. Collective.
+     */
+    public Intracomm Split(int color, int key) {
+        return created(CommCreation.split(this, "Split", color, key, ".Split(color=" + color + ")"));
+    }
+
+    /** As {@link #Split}, but a rank that passes {@code MPI.UNDEFINED} gets a null communicator ({@code isNull()}). */
+    public final Intracomm split(int color, int key) {
+        return orNull(created(CommCreation.split(this, "split", color, key, ".split(color=" + color + ")")));
+    }
+
+    /**
+     * A new communicator of the ranks of {@code group}, in the group's order; null for a rank not in
+     * it. Every rank of this communicator calls it with the same group. Collective.
+     */
+    public Intracomm Create(Group group) {
+        return created(create("Create", group));
+    }
+
+    /** As {@link #Create}, but a rank not in the group gets a null communicator ({@code isNull()}). */
+    public final Intracomm create(Group group) {
+        return orNull(created(create("create", group)));
+    }
+
+    /** A new communicator with the same members in the same order and a context of its own. Collective. */
+    public Intracomm Dup() {
+        Rank me = rank("Dup");
+        return created(CommCreation.split(this, "Dup", 0, rankIn(me), ".Dup()"));
+    }
+
+    @Override
+    public Intracomm dup() {
+        Rank me = rank("dup");
+        return created(CommCreation.split(this, "dup", 0, rankIn(me), ".dup()"));
+    }
+
+    /** mpiJava's and Open MPI's {@code clone}: a duplicate ({@link #Dup}). Collective. */
+    @Override
+    public Intracomm clone() {
+        Rank me = rank("clone");
+        return created(CommCreation.split(this, "clone", 0, rankIn(me), ".clone()"));
+    }
+
+    private CommCreation.Result create(String call, Group group) {
+        if (group == null) {
+            throw new MPIException(MPI.ERR_GROUP, call + ": group is null");
+        }
+        Rank me = rank(call);
+        java.util.BitSet parent = new java.util.BitSet();
+        for (Rank r : members(me)) {
+            parent.set(r.id());
+        }
+        int key = -1;
+        for (int i = 0; i < group.members.length; i++) {
+            Rank r = group.members[i];
+            if (!parent.get(r.id())) {
+                throw new MPIException(MPI.ERR_GROUP, call + ": rank " + i + " of the group (world rank " + r.id()
+                    + ") is not a member of " + this);
+            }
+            if (r == me) {
+                key = i;
+            }
+        }
+        return CommCreation.split(this, call, key < 0 ? MPI.UNDEFINED : 0, key, "." + call + "(group)");
+    }
+
+    /** The communicator a creation call made for this rank, or null if it is not a member. */
+    Intracomm created(CommCreation.Result r) {
+        return r == null ? null : new Intracomm(r.members(), r.index(), r.context(), r.name());
+    }
+
+    private static Intracomm orNull(Intracomm c) {
+        return c == null ? nullComm() : c;
     }
 
     // ---- collectives: mpiJava 1.2 ------------------------------------------------------------

@@ -72,27 +72,27 @@ public final class Jobs {
 
     // ---- sources ---------------------------------------------------------------------------
 
-    static Stream<World> anyRanks() {
+    public static Stream<World> anyRanks() {
         return worlds(IntStream.of(1, 2, 3, 4, 8), JobConfig.DEFAULT_EAGER_THRESHOLD);
     }
 
-    static Stream<World> multiRanks() {
+    public static Stream<World> multiRanks() {
         return worlds(IntStream.of(2, 3, 4, 8), JobConfig.DEFAULT_EAGER_THRESHOLD);
     }
 
-    static Stream<World> multiRanksBothProtocols() {
+    public static Stream<World> multiRanksBothProtocols() {
         return Stream.concat(multiRanks(), worlds(IntStream.of(2, 3, 4, 8), RENDEZVOUS_ONLY));
     }
 
-    static Stream<World> pairs() {
+    public static Stream<World> pairs() {
         return worlds(IntStream.of(2), JobConfig.DEFAULT_EAGER_THRESHOLD);
     }
 
-    static Stream<World> pairsBothProtocols() {
+    public static Stream<World> pairsBothProtocols() {
         return Stream.concat(pairs(), worlds(IntStream.of(2), RENDEZVOUS_ONLY));
     }
 
-    static Stream<World> worlds(IntStream sizes, int eagerThreshold) {
+    public static Stream<World> worlds(IntStream sizes, int eagerThreshold) {
         return sizes.boxed().flatMap(n -> Stream.of(MatchingKind.values()).map(k -> new World(n, k, eagerThreshold)));
     }
 
@@ -101,7 +101,7 @@ public final class Jobs {
     @Retention(RetentionPolicy.RUNTIME)
     @ParameterizedTest(name = "{0}")
     @MethodSource("org.mpjlite.p2p.Jobs#anyRanks")
-    @interface AnyRanks {
+    public @interface AnyRanks {
     }
 
     /** 2, 3, 4 and 8 ranks, both matching structures. */
@@ -109,7 +109,7 @@ public final class Jobs {
     @Retention(RetentionPolicy.RUNTIME)
     @ParameterizedTest(name = "{0}")
     @MethodSource("org.mpjlite.p2p.Jobs#multiRanks")
-    @interface MultiRanks {
+    public @interface MultiRanks {
     }
 
     /** 2, 3, 4 and 8 ranks, both matching structures, default eager threshold and rendezvous only. */
@@ -117,7 +117,7 @@ public final class Jobs {
     @Retention(RetentionPolicy.RUNTIME)
     @ParameterizedTest(name = "{0}")
     @MethodSource("org.mpjlite.p2p.Jobs#multiRanksBothProtocols")
-    @interface MultiRanksBothProtocols {
+    public @interface MultiRanksBothProtocols {
     }
 
     /** 2 ranks, both matching structures. */
@@ -125,7 +125,7 @@ public final class Jobs {
     @Retention(RetentionPolicy.RUNTIME)
     @ParameterizedTest(name = "{0}")
     @MethodSource("org.mpjlite.p2p.Jobs#pairs")
-    @interface Pairs {
+    public @interface Pairs {
     }
 
     /** 2 ranks, both matching structures, default eager threshold and rendezvous only. */
@@ -133,7 +133,7 @@ public final class Jobs {
     @Retention(RetentionPolicy.RUNTIME)
     @ParameterizedTest(name = "{0}")
     @MethodSource("org.mpjlite.p2p.Jobs#pairsBothProtocols")
-    @interface PairsBothProtocols {
+    public @interface PairsBothProtocols {
     }
 
     // ---- inside a rank ---------------------------------------------------------------------

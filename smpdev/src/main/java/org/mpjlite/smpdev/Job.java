@@ -21,6 +21,8 @@ import mpjbuf.BufferFactory;
  * atomic; the first failure wins and is published through a volatile reference.
  */
 public final class Job {
+    /** Contexts below this are the predefined communicators' (see the API layer's Intracomm). */
+    public static final int FIRST_FREE_CONTEXT = 4;
     private final JobConfig config;
     private final Rank[] ranks;
     private final Transfer transfer;
@@ -31,7 +33,10 @@ public final class Job {
     private final java.util.concurrent.ConcurrentHashMap<Object, Object> shared =
         new java.util.concurrent.ConcurrentHashMap<>();
     private final Object exitMonitor = new Object();
-    private final java.util.Map<Integer, String> contextNames = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.Map<Integer, ContextInfo> contexts = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Next matching context to hand out; the API layer's predefined communicators use the ones below. */
+    private final java.util.concurrent.atomic.AtomicInteger nextContext =
+        new java.util.concurrent.atomic.AtomicInteger(FIRST_FREE_CONTEXT);
     private int alive;
 
     private static final long SUPERVISOR_TICK_MILLIS = 100;
@@ -145,16 +150,66 @@ public final class Job {
         }
     }
 
-    // ---- communicator names, for reports ------------------------------------------------------
+    // ---- matching contexts ------------------------------------------------------------------
 
-    /** Names a matching context in reports ({@code MPI.COMM_WORLD}); the API layer calls this. */
+    /**
+     * Reserves {@code n} consecutive matching contexts, unique in this job, and returns the first.
+     * A new communicator's members agree on its contexts through a collective on the parent: one
+     * member reserves, the others learn the number from it. Thread-safe.
+     */
+    public int allocateContexts(int n) {
+        int first = nextContext.getAndAdd(n);
+        if (first < FIRST_FREE_CONTEXT || first + n < first) {
+            throw Errors.error(ErrorClass.ERR_INTERN, "the job has used up its 2^31 communicator contexts");
+        }
+        return first;
+    }
+
+    /**
+     * What reports need to know of a context: its communicator's name ({@code MPI.COMM_WORLD}), and
+     * the world rank of each source rank a receive on it names (for an intercommunicator, the remote
+     * group; null when source ranks are world ranks). The API layer calls this for every context it
+     * creates.
+     */
+    public void describeContext(int context, String name, int[] sourceWorldRanks) {
+        contexts.put(context, new ContextInfo(name, sourceWorldRanks == null ? null : sourceWorldRanks.clone()));
+    }
+
+    /** Names a context whose source ranks are world ranks. */
     public void nameContext(int context, String name) {
-        contextNames.put(context, name);
+        describeContext(context, name, null);
+    }
+
+    /** Forgets a context: its communicator was freed. */
+    public void forgetContext(int context) {
+        contexts.remove(context);
     }
 
     String contextName(int context) {
-        String name = contextNames.get(context);
-        return name != null ? name : "communicator with context " + context;
+        ContextInfo info = contexts.get(context);
+        return info != null ? info.name : "communicator with context " + context;
+    }
+
+    /** Adds the world ranks a receive on {@code context} from {@code source} (or ANY_SOURCE) waits for. */
+    void addSourceRanks(int context, int source, java.util.BitSet ranks) {
+        ContextInfo info = contexts.get(context);
+        int[] world = info == null ? null : info.sourceWorldRanks;
+        if (source == org.mpjlite.queues.Envelope.ANY_SOURCE) {
+            if (world == null) {
+                ranks.set(0, size());
+            } else {
+                for (int w : world) {
+                    ranks.set(w);
+                }
+            }
+        } else if (world == null) {
+            ranks.set(source);
+        } else if (source >= 0 && source < world.length) {
+            ranks.set(world[source]);
+        }
+    }
+
+    private record ContextInfo(String name, int[] sourceWorldRanks) {
     }
 
     /** Ranks that have called Init so far. */

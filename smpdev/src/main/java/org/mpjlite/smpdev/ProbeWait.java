@@ -1,7 +1,6 @@
 package org.mpjlite.smpdev;
 
 import java.util.BitSet;
-import org.mpjlite.queues.Envelope;
 
 /** A blocking probe's wait: met once a message the pattern accepts has arrived. */
 final class ProbeWait implements WaitStrategy.Condition {
@@ -31,10 +30,6 @@ final class ProbeWait implements WaitStrategy.Condition {
 
     @Override
     public void addAwaitedRanks(Job job, BitSet ranks) {
-        if (source == Envelope.ANY_SOURCE) {
-            ranks.set(0, job.size());
-        } else {
-            ranks.set(source);
-        }
+        job.addSourceRanks(context, source, ranks);
     }
 }

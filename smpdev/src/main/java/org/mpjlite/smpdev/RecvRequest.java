@@ -37,11 +37,7 @@ public final class RecvRequest extends Request {
 
     @Override
     public void addAwaitedRanks(Job job, java.util.BitSet ranks) {
-        if (source == ANY_SOURCE) {
-            ranks.set(0, job.size());
-        } else {
-            ranks.set(source);
-        }
+        job.addSourceRanks(context, source, ranks);
     }
 
     @Override
