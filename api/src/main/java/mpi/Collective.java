@@ -35,6 +35,11 @@ final class Collective {
         Invocation(Comm comm, String name, boolean nonBlocking) {
             this.name = name;
             this.me = comm.rank(name);
+            if (comm.remoteMembers() != null) {
+                throw new MPIException(MPI.ERR_COMM, name + ": " + comm
+                    + " is an intercommunicator; intercommunicator collectives are not supported (merge it into an "
+                    + "intracommunicator with Merge/merge first)");
+            }
             this.team = comm.team(me);
             this.rank = comm.rankIn(me);
             this.size = comm.size(me);

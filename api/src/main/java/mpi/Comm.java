@@ -19,7 +19,7 @@ import org.mpjlite.smpdev.collective.Team;
  * lambdas) resolve their rank from the calling thread; every other communicator is bound to its
  * rank. Thread-safe as MPI requires at {@code THREAD_MULTIPLE}.
  */
-public abstract class Comm implements Cloneable {
+public abstract class Comm implements Freeable, Cloneable {
     static {
         MPIException.install();
     }
@@ -35,10 +35,20 @@ public abstract class Comm implements Cloneable {
     private final Rank[] members;
     /** The bound rank's index in {@link #members}. */
     private final int index;
+    /** The remote group of an intercommunicator, in rank order; null for an intracommunicator. */
+    private final Rank[] remote;
+    /**
+     * The context point-to-point sends go to: the receivers' {@link #context}, which for an
+     * intercommunicator is the remote group's.
+     */
+    final int sendContext;
     /** True for COMM_SELF. */
     private final boolean self;
-    /** For reports and {@code getName}. */
+    /** How this communicator was made ({@code MPI.COMM_WORLD.Split(color=1)}), for reports. */
     volatile String name;
+    /** The bound rank's name and attributes of this communicator; null when not bound (see {@link #local}). */
+    private final Attributes attributes;
+    private volatile boolean freed;
 
     /** A predefined communicator: COMM_WORLD or COMM_SELF of {@code bound} (null: of the calling thread). */
     Comm(Rank bound, int context, boolean self, String name) {
@@ -46,18 +56,32 @@ public abstract class Comm implements Cloneable {
         this.context = context;
         this.members = null;
         this.index = 0;
+        this.remote = null;
+        this.sendContext = context;
         this.self = self;
         this.name = name;
+        this.attributes = bound == null ? null : new Attributes();
     }
 
     /** A communicator of {@code members}, as seen by {@code members[index]}. */
     Comm(Rank[] members, int index, int context, String name) {
-        this.bound = members.length == 0 ? null : members[index];
+        this(members, index, null, context, context, name);
+    }
+
+    /**
+     * An intercommunicator between {@code local} and {@code remote}, as seen by {@code local[index]}:
+     * it receives on {@code context} and sends on {@code sendContext}, the remote group's.
+     */
+    Comm(Rank[] local, int index, Rank[] remote, int context, int sendContext, String name) {
+        this.bound = local.length == 0 ? null : local[index];
         this.context = context;
-        this.members = members;
+        this.members = local;
         this.index = index;
+        this.remote = remote;
+        this.sendContext = sendContext;
         this.self = false;
         this.name = name;
+        this.attributes = bound == null ? null : new Attributes();
     }
 
     /** The calling rank, for a communication call: initialized, not finalized, job alive. */
@@ -70,6 +94,9 @@ public abstract class Comm implements Cloneable {
     /** The calling rank, for a local query: initialized and not finalized. */
     final Rank localRank(String call) {
         Rank r = bound;
+        if (freed) {
+            throw new MPIException(MPI.ERR_COMM, call + ": the communicator " + this + " was freed");
+        }
         if (r == null) {
             if (members != null) {
                 throw new MPIException(MPI.ERR_COMM, call + ": the communicator is a null communicator "
@@ -94,6 +121,21 @@ public abstract class Comm implements Cloneable {
 
     final Rank peer(Rank me, int commRank) {
         return members != null ? members[commRank] : self ? me : me.job().rank(commRank);
+    }
+
+    /** The number of ranks a point-to-point call can name: the remote group's size for an intercommunicator. */
+    final int peerCount(Rank me) {
+        return remote != null ? remote.length : size(me);
+    }
+
+    /** The rank a point-to-point call names as {@code commRank} (of the remote group, for an intercommunicator). */
+    final Rank target(Rank me, int commRank) {
+        return remote != null ? remote[commRank] : peer(me, commRank);
+    }
+
+    /** The remote group of an intercommunicator, in rank order; null for an intracommunicator. */
+    final Rank[] remoteMembers() {
+        return remote;
     }
 
     /** The members in rank order, as seen by {@code me}. */
@@ -123,9 +165,209 @@ public abstract class Comm implements Cloneable {
         return new Group(members(me), me);
     }
 
-    /** True when this is a null communicator (Open MPI's {@code isNull}): no rank is a member. */
+    /** True when this is a null communicator (Open MPI's {@code isNull}): no rank is a member, or it was freed. */
     public final boolean isNull() {
-        return members != null && members.length == 0;
+        return freed || members != null && members.length == 0;
+    }
+
+    // ---- comparing, freeing, naming ------------------------------------------------------------
+
+    /**
+     * {@code MPI.IDENT} for the same communicator; {@code MPI.CONGRUENT} for another one with the same
+     * members in the same order (for intercommunicators: local and remote groups); {@code MPI.SIMILAR}
+     * with the same members in another order; {@code MPI.UNEQUAL} otherwise, and for an
+     * intercommunicator against an intracommunicator.
+     */
+    public static int Compare(Comm comm1, Comm comm2) {
+        return compare("Compare", comm1, comm2);
+    }
+
+    public static int compare(Comm comm1, Comm comm2) {
+        return compare("compare", comm1, comm2);
+    }
+
+    private static int compare(String call, Comm comm1, Comm comm2) {
+        if (comm1 == null || comm2 == null) {
+            throw new MPIException(MPI.ERR_COMM, call + ": comm" + (comm1 == null ? 1 : 2) + " is null");
+        }
+        Rank me = comm1.localRank(call);
+        comm2.localRank(call);
+        if ((comm1.remote == null) != (comm2.remote == null)) {
+            return MPI.UNEQUAL;
+        }
+        // Contexts are never reused in a job: the same context is the same communicator.
+        if (comm1.context == comm2.context) {
+            return MPI.IDENT;
+        }
+        int local = Group.compare(comm1.members(me), comm2.members(me));
+        int result = comm1.remote == null ? local : Math.max(local, Group.compare(comm1.remote, comm2.remote));
+        return result == MPI.IDENT ? MPI.CONGRUENT : result;
+    }
+
+    /**
+     * Frees this communicator: every later call on it is an {@code MPI.ERR_COMM} error, and
+     * {@code isNull()} is true. Operations already started complete normally. The predefined
+     * communicators cannot be freed. Collective in MPI; here each rank's call is local.
+     */
+    public void Free() {
+        release("Free");
+    }
+
+    @Override
+    public final void free() {
+        release("free");
+    }
+
+    private void release(String call) {
+        Rank me = localRank(call);
+        if (members == null) {
+            throw new MPIException(MPI.ERR_COMM, call + ": " + this + " is predefined and cannot be freed");
+        }
+        freed = true;
+        if (index == 0) {
+            me.job().forgetContext(context);
+            me.job().forgetContext(context + 1);
+        }
+    }
+
+    /** True for an intercommunicator. */
+    public boolean Test_inter() {
+        localRank("Test_inter");
+        return remote != null;
+    }
+
+    public final boolean isInter() {
+        localRank("isInter");
+        return remote != null;
+    }
+
+    /**
+     * Names this communicator for {@link #getName} and for reports (deadlock, timeout), where it reads
+     * {@code name (how it was made)}. Local: other ranks keep their names.
+     */
+    public final void setName(String name) {
+        Rank me = localRank("setName");
+        if (name == null) {
+            throw new MPIException(MPI.ERR_ARG, "setName: name is null");
+        }
+        local(me).name = name;
+        if (rankIn(me) == 0) {
+            me.job().describeContext(context, name + " (" + this.name + ")",
+                members == null ? null : worldRanks(remote != null ? remote : members));
+        }
+    }
+
+    /**
+     * The name given with {@link #setName}; else {@code MPI_COMM_WORLD} or {@code MPI_COMM_SELF} for
+     * the predefined communicators (as MPI_Comm_get_name), the empty string for the others.
+     */
+    public final String getName() {
+        String n = local(localRank("getName")).name;
+        if (n != null) {
+            return n;
+        }
+        return members != null ? "" : self ? "MPI_COMM_SELF" : "MPI_COMM_WORLD";
+    }
+
+    /**
+     * What names this communicator in the names of those made from it by {@code me}: the program's
+     * name, or how it was made.
+     */
+    final String label(Rank me) {
+        String n = local(me).name;
+        return n != null ? n : name;
+    }
+
+    /** {@code me}'s name and attributes of this communicator (a predefined one is shared by the ranks of a job). */
+    private Attributes local(Rank me) {
+        Attributes a = attributes;
+        return a != null ? a : me.job().shared(new Attributes.Key(me.id(), context), k -> new Attributes());
+    }
+
+    static int[] worldRanks(Rank[] ranks) {
+        int[] world = new int[ranks.length];
+        for (int i = 0; i < ranks.length; i++) {
+            world[i] = ranks[i].id();
+        }
+        return world;
+    }
+
+    // ---- intercommunicators -----------------------------------------------------------------------
+
+    /**
+     * A new intercommunicator between {@code localComm} and another group (MPI_Intercomm_create). As
+     * in mpiJava and Open MPI, this is called on the peer communicator, through which the two local
+     * leaders talk: {@code remoteLeader} is the other group's leader's rank in it, and {@code tag} the
+     * tag of their messages on it. The peer communicator matters at the local leader only. Collective
+     * over {@code localComm}; the two groups must be disjoint.
+     */
+    public Intercomm Create_intercomm(Comm localComm, int localLeader, int remoteLeader, int tag) {
+        return IntercommCreation.create("Create_intercomm", this, localComm, localLeader, remoteLeader, tag);
+    }
+
+    public final Intercomm createIntercomm(Comm localComm, int localLeader, int remoteLeader, int tag) {
+        return IntercommCreation.create("createIntercomm", this, localComm, localLeader, remoteLeader, tag);
+    }
+
+    // ---- attributes -------------------------------------------------------------------------------
+
+    /**
+     * mpiJava: the value of attribute {@code keyval}. The predefined ones ({@code MPI.TAG_UB},
+     * {@code MPI.HOST}, {@code MPI.IO}, {@code MPI.WTIME_IS_GLOBAL}) come as an {@code int[]} of one
+     * element, as mpiJava returns them; a key from {@link #createKeyval} gives the object set, or null.
+     */
+    public Object Attr_get(int keyval) {
+        Rank me = localRank("Attr_get");
+        if (Attributes.isPredefined(keyval)) {
+            return new int[] {Attributes.predefined(keyval)};
+        }
+        return local(me).get("Attr_get", keyval);
+    }
+
+    /** mpiJava: deletes the program's attribute {@code keyval} (the predefined ones cannot be). */
+    public void Attr_delete(int keyval) {
+        local(localRank("Attr_delete")).delete("Attr_delete", keyval);
+    }
+
+    /** A new key for {@link #setAttr}. Attributes under it are copied by {@code dup}, as in Open MPI. */
+    public static int createKeyval() {
+        return Attributes.createKeyval();
+    }
+
+    /** Frees a key from {@link #createKeyval}: it can no longer be used; attributes set under it stay. */
+    public static void freeKeyval(int keyval) {
+        Attributes.freeKeyval("freeKeyval", keyval);
+    }
+
+    /** Sets the program's attribute {@code keyval} (a key from {@link #createKeyval}) of this communicator. */
+    public final void setAttr(int keyval, Object value) {
+        local(localRank("setAttr")).set("setAttr", keyval, value);
+    }
+
+    /**
+     * Open MPI: the value of attribute {@code keyval}, or null if not set. {@code MPI.TAG_UB},
+     * {@code MPI.HOST} and {@code MPI.IO} give an {@code Integer}, {@code MPI.WTIME_IS_GLOBAL} a
+     * {@code Boolean}, as in Open MPI.
+     */
+    public final Object getAttr(int keyval) {
+        Rank me = localRank("getAttr");
+        if (keyval == MPI.WTIME_IS_GLOBAL) {
+            return Attributes.predefined(keyval) != 0;
+        }
+        if (Attributes.isPredefined(keyval)) {
+            return Attributes.predefined(keyval);
+        }
+        return local(me).get("getAttr", keyval);
+    }
+
+    public final void deleteAttr(int keyval) {
+        local(localRank("deleteAttr")).delete("deleteAttr", keyval);
+    }
+
+    /** Gives {@code copy}, a duplicate of this communicator made by {@code me}, this one's attributes. */
+    final <C extends Comm> C withAttributesOf(Rank me, C copy) {
+        ((Comm) copy).attributes.copyValuesOf(local(me));
+        return copy;
     }
 
     // ---- the implementation every dialect's call goes through ---------------------------------
@@ -133,20 +375,20 @@ public abstract class Comm implements Cloneable {
     private SendRequest startSend(String call, Rank me, Object buf, int offset, int count, Datatype type, int dest,
                                   int tag, SendMode mode) {
         Check.buffer(call, buf, offset, count, type);
-        Check.dest(call, dest, size(me));
+        Check.dest(call, dest, peerCount(me));
         Check.sendTag(call, tag);
         if (dest == MPI.PROC_NULL) {
             return null;
         }
-        return PointToPoint.isend(me, peer(me, dest), context, rankIn(me), tag, buf, offset, count, type.basic,
-            mode, call);
+        return PointToPoint.isend(me, target(me, dest), sendContext, rankIn(me), tag, buf, offset, count,
+            type.basic, mode, call);
     }
 
     private RecvRequest startRecv(String call, Rank me, Object buf, int offset, int count, Datatype type, int source,
                                   int tag) {
         Check.buffer(call, buf, offset, count, type);
         Check.writable(call, buf);
-        Check.source(call, source, size(me));
+        Check.source(call, source, peerCount(me));
         Check.recvTag(call, tag);
         if (source == MPI.PROC_NULL) {
             return null;
@@ -192,7 +434,7 @@ public abstract class Comm implements Cloneable {
                             SendMode mode) {
         Rank me = rank(call);
         Check.buffer(call, buf, offset, count, type);
-        Check.dest(call, dest, size(me));
+        Check.dest(call, dest, peerCount(me));
         Check.sendTag(call, tag);
         return new Prequest(me, () -> isend("Start", buf, offset, count, type, dest, tag, mode));
     }
@@ -200,7 +442,7 @@ public abstract class Comm implements Cloneable {
     final Prequest recvInit(String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
         Rank me = rank(call);
         Check.buffer(call, buf, offset, count, type);
-        Check.source(call, source, size(me));
+        Check.source(call, source, peerCount(me));
         Check.recvTag(call, tag);
         return new Prequest(me, () -> irecv("Start", buf, offset, count, type, source, tag));
     }
@@ -236,7 +478,7 @@ public abstract class Comm implements Cloneable {
 
     final Status iprobe(String call, int source, int tag) {
         Rank me = rank(call);
-        Check.source(call, source, size(me));
+        Check.source(call, source, peerCount(me));
         Check.recvTag(call, tag);
         if (source == MPI.PROC_NULL) {
             return Status.procNull();
@@ -247,7 +489,7 @@ public abstract class Comm implements Cloneable {
 
     final Status probe(String call, int source, int tag) {
         Rank me = rank(call);
-        Check.source(call, source, size(me));
+        Check.source(call, source, peerCount(me));
         Check.recvTag(call, tag);
         if (source == MPI.PROC_NULL) {
             return Status.procNull();
@@ -756,8 +998,10 @@ public abstract class Comm implements Cloneable {
         Collective.reduceLocal("reduceLocal", inBuf, inOutBuf, count, type, op);
     }
 
+    /** How this communicator was made ({@code MPI.COMM_WORLD.Split(color=1)}), after its name if it has one. */
     @Override
     public String toString() {
-        return name;
+        String n = attributes == null ? null : attributes.name;
+        return n == null ? name : n + " (" + name + ")";
     }
 }

@@ -59,20 +59,24 @@ final class CommCreation {
         Arrays.sort(order, Comparator.<Integer>comparingInt(j -> all[3 * j + 1]).thenComparingInt(j -> j));
         Rank[] members = new Rank[n];
         int index = -1;
-        int[] world = new int[n];
         for (int i = 0; i < n; i++) {
             members[i] = parent.peer(me, order[i]);
-            world[i] = members[i].id();
             if (order[i] == rank) {
                 index = i;
             }
         }
         int context = all[2] + 2 * chosen[0];
-        String full = parent + name;
+        String full = parent.label(me) + name;
         if (index == 0) {
-            job.describeContext(context, full, world);
-            job.describeContext(context + 1, full + " (collectives)", world);
+            describe(job, context, full, members);
         }
         return new Result(members, index, context, full);
+    }
+
+    /** Tells reports about the two contexts of a new intracommunicator of {@code members}. */
+    static void describe(Job job, int context, String name, Rank[] members) {
+        int[] world = Comm.worldRanks(members);
+        job.describeContext(context, name, world);
+        job.describeContext(context + 1, name + " (collectives)", world);
     }
 }

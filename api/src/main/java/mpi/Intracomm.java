@@ -74,23 +74,26 @@ public class Intracomm extends Comm {
         return orNull(created(create("create", group)));
     }
 
-    /** A new communicator with the same members in the same order and a context of its own. Collective. */
+    /**
+     * A new communicator with the same members in the same order and a context of its own, with the
+     * program's attributes of this one (not its name). Collective.
+     */
     public Intracomm Dup() {
         Rank me = rank("Dup");
-        return created(CommCreation.split(this, "Dup", 0, rankIn(me), ".Dup()"));
+        return withAttributesOf(me, created(CommCreation.split(this, "Dup", 0, rankIn(me), ".Dup()")));
     }
 
     @Override
     public Intracomm dup() {
         Rank me = rank("dup");
-        return created(CommCreation.split(this, "dup", 0, rankIn(me), ".dup()"));
+        return withAttributesOf(me, created(CommCreation.split(this, "dup", 0, rankIn(me), ".dup()")));
     }
 
     /** mpiJava's and Open MPI's {@code clone}: a duplicate ({@link #Dup}). Collective. */
     @Override
     public Intracomm clone() {
         Rank me = rank("clone");
-        return created(CommCreation.split(this, "clone", 0, rankIn(me), ".clone()"));
+        return withAttributesOf(me, created(CommCreation.split(this, "clone", 0, rankIn(me), ".clone()")));
     }
 
     private CommCreation.Result create(String call, Group group) {

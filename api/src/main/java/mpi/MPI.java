@@ -62,6 +62,8 @@ public final class MPI {
     public static final int HOST = 1;
     public static final int IO = 2;
     public static final int WTIME_IS_GLOBAL = 3;
+    /** What no key from {@code createKeyval} is. */
+    public static final int KEYVAL_INVALID = -1;
 
     /** Bytes charged per message against the buffer attached for buffered sends. */
     public static final int BSEND_OVERHEAD = 16;
@@ -87,6 +89,7 @@ public final class MPI {
     public static final int ERR_INTERN = ErrorClass.ERR_INTERN;
     public static final int ERR_IN_STATUS = ErrorClass.ERR_IN_STATUS;
     public static final int ERR_PENDING = ErrorClass.ERR_PENDING;
+    public static final int ERR_KEYVAL = ErrorClass.ERR_KEYVAL;
     public static final int ERR_NO_MEM = ErrorClass.ERR_NO_MEM;
     public static final int ERR_NOT_SAME = ErrorClass.ERR_NOT_SAME;
     public static final int ERR_UNSUPPORTED_OPERATION = ErrorClass.ERR_UNSUPPORTED_OPERATION;
@@ -135,6 +138,18 @@ public final class MPI {
     public static final Intracomm COMM_WORLD = Intracomm.world(BOUND);
     public static final Intracomm COMM_SELF = Intracomm.self(BOUND);
     public static final Request REQUEST_NULL = Request.nullRequest();
+    /**
+     * mpiJava's null communicator: {@code null}, which mpiJava's {@code Split} and {@code Create} return
+     * to ranks outside the new communicator, so that both {@code c != null} and
+     * {@code c != MPI.COMM_NULL} test membership. (Open MPI's {@code split} and {@code create} return a
+     * communicator whose {@code isNull()} is true instead.)
+     */
+    public static final Comm COMM_NULL = null;
+
+    // ---- predefined groups (shared by every rank) --------------------------------------------
+    public static final Group GROUP_EMPTY = Group.empty();
+    /** mpiJava's null group; a freed group is one too ({@code isNull()}). */
+    public static final Group GROUP_NULL = Group.nullGroup();
 
     private static final long EPOCH = System.nanoTime();
 

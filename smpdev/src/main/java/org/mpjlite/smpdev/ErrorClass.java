@@ -25,6 +25,7 @@ public final class ErrorClass {
     public static final int ERR_INTERN = 17;
     public static final int ERR_IN_STATUS = 18;
     public static final int ERR_PENDING = 19;
+    public static final int ERR_KEYVAL = 36;
     public static final int ERR_NO_MEM = 39;
     public static final int ERR_NOT_SAME = 40;
     public static final int ERR_UNSUPPORTED_OPERATION = 52;
@@ -54,6 +55,7 @@ public final class ErrorClass {
         NAMES[ERR_INTERN] = "MPI_ERR_INTERN";
         NAMES[ERR_IN_STATUS] = "MPI_ERR_IN_STATUS";
         NAMES[ERR_PENDING] = "MPI_ERR_PENDING";
+        NAMES[ERR_KEYVAL] = "MPI_ERR_KEYVAL";
         NAMES[ERR_NO_MEM] = "MPI_ERR_NO_MEM";
         NAMES[ERR_NOT_SAME] = "MPI_ERR_NOT_SAME";
         NAMES[ERR_UNSUPPORTED_OPERATION] = "MPI_ERR_UNSUPPORTED_OPERATION";

@@ -1,0 +1,122 @@
+package mpi;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One rank's name and attributes of one communicator ({@code setName}, {@code setAttr}), and the
+ * keys of attributes: the predefined ones ({@code MPI.TAG_UB}, {@code MPI.HOST}, {@code MPI.IO},
+ * {@code MPI.WTIME_IS_GLOBAL}), which every communicator has and nobody sets, and the program's,
+ * from {@link #createKeyval}.
+ *
+ * <p>Keys are numbered across the JVM, so a key made by one rank is never another rank's; a freed
+ * key is never handed out again.
+ *
+ * <p>Thread-safe: values live in a concurrent map, the name in a volatile field, the live keys in a
+ * concurrent set.
+ */
+final class Attributes {
+    /** Keys below this are predefined (MPI.TAG_UB is 0, MPI.WTIME_IS_GLOBAL 3). */
+    private static final int FIRST_USER_KEYVAL = 16;
+    private static final AtomicInteger NEXT_KEYVAL = new AtomicInteger(FIRST_USER_KEYVAL);
+    private static final Set<Integer> LIVE_KEYVALS = ConcurrentHashMap.newKeySet();
+
+    /** Where a rank keeps its attributes of a predefined communicator shared by the ranks of a job. */
+    record Key(int rank, int context) {
+    }
+
+    /** The name the program gave the communicator, or null. */
+    volatile String name;
+    private final Map<Integer, Object> values = new ConcurrentHashMap<>();
+
+    // ---- keys ---------------------------------------------------------------------------------
+
+    static int createKeyval() {
+        int k = NEXT_KEYVAL.getAndIncrement();
+        if (k < FIRST_USER_KEYVAL) {
+            throw new MPIException(MPI.ERR_INTERN, "createKeyval: the JVM has used up its 2^31 attribute keys");
+        }
+        LIVE_KEYVALS.add(k);
+        return k;
+    }
+
+    static void freeKeyval(String call, int keyval) {
+        if (isPredefined(keyval)) {
+            throw new MPIException(MPI.ERR_KEYVAL, call + ": keyval " + keyval + " is predefined and cannot be freed");
+        }
+        if (!LIVE_KEYVALS.remove(keyval)) {
+            throw new MPIException(MPI.ERR_KEYVAL, call + ": keyval " + keyval + " is not a key from createKeyval"
+                + " (or was freed already)");
+        }
+    }
+
+    static boolean isPredefined(int keyval) {
+        return keyval == MPI.TAG_UB || keyval == MPI.HOST || keyval == MPI.IO || keyval == MPI.WTIME_IS_GLOBAL;
+    }
+
+    /**
+     * The value of a predefined attribute: the largest tag; no host rank ({@code MPI.PROC_NULL});
+     * {@code MPI.ANY_SOURCE} for I/O, which MPI prescribes when every rank can do I/O; 1 for a global
+     * clock (the ranks share the JVM's).
+     */
+    static int predefined(int keyval) {
+        switch (keyval) {
+            case MPI.TAG_UB:
+                return MPI.TAG_UB_VALUE;
+            case MPI.HOST:
+                return MPI.PROC_NULL;
+            case MPI.IO:
+                return MPI.ANY_SOURCE;
+            case MPI.WTIME_IS_GLOBAL:
+                return 1;
+            default:
+                throw new IllegalArgumentException("not a predefined keyval: " + keyval);
+        }
+    }
+
+    private static void checkKeyval(String call, int keyval) {
+        if (!LIVE_KEYVALS.contains(keyval)) {
+            throw new MPIException(MPI.ERR_KEYVAL, call + ": keyval " + keyval + " is not a key from createKeyval"
+                + " (or was freed)");
+        }
+    }
+
+    // ---- one communicator's values ------------------------------------------------------------
+
+    /** The program's value under {@code keyval}, or null. */
+    Object get(String call, int keyval) {
+        checkKeyval(call, keyval);
+        return values.get(keyval);
+    }
+
+    void set(String call, int keyval, Object value) {
+        if (isPredefined(keyval)) {
+            throw new MPIException(MPI.ERR_KEYVAL, call + ": keyval " + keyval + " is predefined and read-only");
+        }
+        checkKeyval(call, keyval);
+        if (value == null) {
+            throw new MPIException(MPI.ERR_ARG, call + ": value is null (deleteAttr removes an attribute)");
+        }
+        values.put(keyval, value);
+    }
+
+    /** Deletes the program's value under {@code keyval}, if any. */
+    void delete(String call, int keyval) {
+        if (isPredefined(keyval)) {
+            throw new MPIException(MPI.ERR_KEYVAL, call + ": keyval " + keyval + " is predefined and cannot be deleted");
+        }
+        checkKeyval(call, keyval);
+        values.remove(keyval);
+    }
+
+    /**
+     * Takes the values of {@code original}, whose communicator this one's duplicates: as Open MPI's
+     * keys do, every value is copied (the same object: values are usually immutable). The name is not
+     * (MPI).
+     */
+    void copyValuesOf(Attributes original) {
+        values.putAll(original.values);
+    }
+}

@@ -1,0 +1,69 @@
+package mpi;
+
+import org.mpjlite.smpdev.Rank;
+
+/**
+ * An intercommunicator: two disjoint groups, each rank talking to the other group. {@code Size},
+ * {@code Rank} and {@code Group} are of the caller's (local) group; the ranks point-to-point calls
+ * name are of the remote group, and a receive's status gives the sender's rank in the remote group.
+ * Made by {@link Comm#Create_intercomm} / {@link Comm#createIntercomm}; {@link #Merge} makes an
+ * intracommunicator of both groups.
+ *
+ * <p>Collectives on intercommunicators are not supported: they are an {@code MPI.ERR_COMM} error.
+ *
+ * <p>Thread-safe as MPI requires at {@code THREAD_MULTIPLE}.
+ */
+public final class Intercomm extends Comm {
+    Intercomm(Rank[] local, int index, Rank[] remote, int context, int sendContext, String name) {
+        super(local, index, remote, context, sendContext, name);
+    }
+
+    /** The size of the remote group. */
+    public int Remote_size() {
+        localRank("Remote_size");
+        return remoteMembers().length;
+    }
+
+    public int getRemoteSize() {
+        localRank("getRemoteSize");
+        return remoteMembers().length;
+    }
+
+    /** The remote group (the caller is not in it: its {@code Rank()} is {@code MPI.UNDEFINED}). */
+    public Group Remote_group() {
+        return new Group(remoteMembers(), localRank("Remote_group"));
+    }
+
+    public Group getRemoteGroup() {
+        return new Group(remoteMembers(), localRank("getRemoteGroup"));
+    }
+
+    /**
+     * An intracommunicator of both groups: first the group whose ranks passed {@code high} false, then
+     * the other; if both passed the same value, first the group whose rank 0 has the lower rank in
+     * {@code MPI.COMM_WORLD}. Every rank of a group passes the same value. Collective.
+     */
+    public Intracomm Merge(boolean high) {
+        return IntercommCreation.merge("Merge", this, high);
+    }
+
+    public Intracomm merge(boolean high) {
+        return IntercommCreation.merge("merge", this, high);
+    }
+
+    /** A new intercommunicator of the same groups with contexts of its own and the program's attributes. Collective. */
+    public Intercomm Dup() {
+        return IntercommCreation.dup("Dup", this);
+    }
+
+    @Override
+    public Intercomm dup() {
+        return IntercommCreation.dup("dup", this);
+    }
+
+    /** mpiJava's and Open MPI's {@code clone}: a duplicate ({@link #Dup}). Collective. */
+    @Override
+    public Intercomm clone() {
+        return IntercommCreation.dup("clone", this);
+    }
+}

@@ -1,0 +1,87 @@
+package org.mpjlite.comm;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import mpi.Comm;
+import mpi.Intracomm;
+import mpi.MPI;
+import org.mpjlite.p2p.Jobs;
+import org.mpjlite.p2p.Jobs.World;
+
+/** Predefined attributes in both dialects' shapes, and the program's attributes (Open MPI keys). */
+class AttributeTest {
+    @Jobs.AnyRanks
+    void predefinedAttributesInBothDialects(World w) {
+        w.run(() -> {
+            Intracomm dup = MPI.COMM_WORLD.Dup();
+            for (Comm c : new Comm[] {MPI.COMM_WORLD, MPI.COMM_SELF, dup}) {
+                // mpiJava: int[] of one element.
+                assertArrayEquals(new int[] {Integer.MAX_VALUE}, (int[]) c.Attr_get(MPI.TAG_UB));
+                assertArrayEquals(new int[] {MPI.PROC_NULL}, (int[]) c.Attr_get(MPI.HOST));
+                assertArrayEquals(new int[] {MPI.ANY_SOURCE}, (int[]) c.Attr_get(MPI.IO));
+                assertArrayEquals(new int[] {1}, (int[]) c.Attr_get(MPI.WTIME_IS_GLOBAL));
+                // Open MPI: Integer, and Boolean for WTIME_IS_GLOBAL.
+                int tagUb = (Integer) c.getAttr(MPI.TAG_UB);
+                assertTrue(tagUb >= 32767);
+                assertEquals(MPI.PROC_NULL, c.getAttr(MPI.HOST));
+                assertEquals(MPI.ANY_SOURCE, c.getAttr(MPI.IO));
+                assertEquals(Boolean.TRUE, c.getAttr(MPI.WTIME_IS_GLOBAL));
+            }
+            // The largest tag is usable.
+            int me = MPI.COMM_WORLD.Rank();
+            int[] got = new int[1];
+            MPI.COMM_SELF.Sendrecv(new int[] {me}, 0, 1, MPI.INT, 0, Integer.MAX_VALUE, got, 0, 1, MPI.INT, 0,
+                Integer.MAX_VALUE);
+            assertEquals(me, got[0]);
+            Jobs.assertMpiError(MPI.ERR_KEYVAL, () -> dup.setAttr(MPI.TAG_UB, 5), "setAttr", "predefined");
+            Jobs.assertMpiError(MPI.ERR_KEYVAL, () -> dup.Attr_delete(MPI.TAG_UB), "Attr_delete", "predefined");
+            Jobs.assertMpiError(MPI.ERR_KEYVAL, () -> Comm.freeKeyval(MPI.IO), "freeKeyval", "predefined");
+            return null;
+        });
+    }
+
+    @Jobs.AnyRanks
+    void programAttributesAreCopiedByDupButNotBySplitAndArePerRank(World w) {
+        w.run(() -> {
+            int me = MPI.COMM_WORLD.Rank();
+            int key = Comm.createKeyval();
+            int other = Comm.createKeyval();
+            assertTrue(key != other && key != MPI.KEYVAL_INVALID);
+            assertNull(MPI.COMM_WORLD.getAttr(key));
+            // COMM_WORLD is one object for every rank here: each rank still has its own attributes.
+            MPI.COMM_WORLD.setAttr(key, "rank " + me);
+            MPI.COMM_WORLD.Barrier();
+            assertEquals("rank " + me, MPI.COMM_WORLD.getAttr(key));
+            Intracomm dup = MPI.COMM_WORLD.Dup();
+            Intracomm clone = MPI.COMM_WORLD.clone();
+            Intracomm split = MPI.COMM_WORLD.Split(0, me);
+            assertEquals("rank " + me, dup.getAttr(key));
+            assertEquals("rank " + me, clone.Attr_get(key));
+            assertNull(split.getAttr(key));
+            // Changing the copy leaves the original alone.
+            dup.setAttr(key, me);
+            dup.setAttr(other, 2.5);
+            assertEquals(me, dup.getAttr(key));
+            assertEquals("rank " + me, MPI.COMM_WORLD.getAttr(key));
+            assertNull(MPI.COMM_WORLD.getAttr(other));
+            dup.deleteAttr(key);
+            assertNull(dup.getAttr(key));
+            clone.Attr_delete(key);
+            assertNull(clone.getAttr(key));
+            // A freed key can no longer be used.
+            Comm.freeKeyval(other);
+            Jobs.assertMpiError(MPI.ERR_KEYVAL, () -> dup.getAttr(other), "getAttr", "keyval " + other);
+            Jobs.assertMpiError(MPI.ERR_KEYVAL, () -> dup.setAttr(other, 1), "setAttr", "keyval");
+            Jobs.assertMpiError(MPI.ERR_KEYVAL, () -> Comm.freeKeyval(other), "freeKeyval", "freed");
+            Jobs.assertMpiError(MPI.ERR_KEYVAL, () -> dup.Attr_get(123456789), "Attr_get", "123456789");
+            Jobs.assertMpiError(MPI.ERR_ARG, () -> dup.setAttr(key, null), "setAttr", "null");
+            MPI.COMM_WORLD.deleteAttr(key);
+            Comm.freeKeyval(key);
+            MPI.COMM_WORLD.Barrier();
+            return null;
+        });
+    }
+}
