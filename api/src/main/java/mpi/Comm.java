@@ -200,6 +200,7 @@ public abstract class Comm implements Freeable, Cloneable {
             return MPI.IDENT;
         }
         int local = Group.compare(comm1.members(me), comm2.members(me));
+        // IDENT < SIMILAR < UNEQUAL: of the two groups of intercommunicators, the weaker result counts.
         int result = comm1.remote == null ? local : Math.max(local, Group.compare(comm1.remote, comm2.remote));
         return result == MPI.IDENT ? MPI.CONGRUENT : result;
     }

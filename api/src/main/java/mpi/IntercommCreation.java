@@ -1,7 +1,10 @@
 package mpi;
 
+import java.util.Arrays;
+import java.util.BitSet;
 import org.mpjlite.smpdev.BasicType;
 import org.mpjlite.smpdev.Job;
+import org.mpjlite.smpdev.PointToPoint;
 import org.mpjlite.smpdev.Rank;
 import org.mpjlite.smpdev.RecvRequest;
 import org.mpjlite.smpdev.SendMode;
@@ -114,8 +117,8 @@ final class IntercommCreation {
         int[] in = new int[2 + job.size()];
         peer.sendRecv(call, out, 0, out.length, Datatype.INT, remoteLeader, tag, in, 0, in.length, Datatype.INT,
             remoteLeader, tag);
-        int[] remoteWorld = java.util.Arrays.copyOfRange(in, 2, 2 + in[1]);
-        java.util.BitSet local = new java.util.BitSet();
+        int[] remoteWorld = Arrays.copyOfRange(in, 2, 2 + in[1]);
+        BitSet local = new BitSet();
         for (Rank r : mine) {
             local.set(r.id());
         }
@@ -175,7 +178,7 @@ final class IntercommCreation {
         boolean localFirst = localHigh != (agreed[1] != 0) ? !localHigh : lowerLeader;
         Rank[] first = localFirst ? local : remote;
         Rank[] second = localFirst ? remote : local;
-        Rank[] members = java.util.Arrays.copyOf(first, first.length + second.length);
+        Rank[] members = Arrays.copyOf(first, first.length + second.length);
         System.arraycopy(second, 0, members, first.length, second.length);
         int index = localFirst ? rank : remote.length + rank;
         String name = ic.label(me) + "." + call + "(high=" + high + ")";
@@ -191,9 +194,9 @@ final class IntercommCreation {
      */
     private static int[] leaders(String call, Rank me, Intercomm ic, int[] out, int n) {
         int[] in = new int[n];
-        RecvRequest r = org.mpjlite.smpdev.PointToPoint.irecv(me, ic.context + 1, 0, LEADERS_TAG, in, 0, n,
+        RecvRequest r = PointToPoint.irecv(me, ic.context + 1, 0, LEADERS_TAG, in, 0, n,
             BasicType.INT, call);
-        SendRequest s = org.mpjlite.smpdev.PointToPoint.isend(me, ic.remoteMembers()[0], ic.sendContext + 1, 0,
+        SendRequest s = PointToPoint.isend(me, ic.remoteMembers()[0], ic.sendContext + 1, 0,
             LEADERS_TAG, out, 0, out.length, BasicType.INT, SendMode.STANDARD, call);
         s.await(call);
         r.await(call);
