@@ -108,7 +108,8 @@ final class SourceCompiler {
                 roots.add(Path.of(entry));
             }
         }
-        for (Class<?> c : List.of(SourceCompiler.class, Rank.class, PoolStrategy.class)) {
+        // mpi.Cartcomm: the mpiJava classes whose names clash with Open MPI's by case live apart (api/pom.xml).
+        for (Class<?> c : List.of(SourceCompiler.class, mpi.Cartcomm.class, Rank.class, PoolStrategy.class)) {
             CodeSource source = c.getProtectionDomain().getCodeSource();
             if (source != null && source.getLocation() != null) {
                 try {
