@@ -165,6 +165,23 @@ public abstract class Comm implements Freeable, Cloneable {
         return new Group(members(me), me);
     }
 
+    /** {@code MPI.CART} or {@code MPI.GRAPH} for the communicators with a topology; overridden there. */
+    int topology() {
+        return MPI.UNDEFINED;
+    }
+
+    /** The topology of this communicator: {@code MPI.CART}, {@code MPI.GRAPH}, or {@code MPI.UNDEFINED} for none. */
+    public int Topo_test() {
+        localRank("Topo_test");
+        return topology();
+    }
+
+    /** Open MPI's {@link #Topo_test}. */
+    public final int getTopology() {
+        localRank("getTopology");
+        return topology();
+    }
+
     /** True when this is a null communicator (Open MPI's {@code isNull}): no rank is a member, or it was freed. */
     public final boolean isNull() {
         return freed || members != null && members.length == 0;

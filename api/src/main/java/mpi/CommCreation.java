@@ -28,6 +28,15 @@ final class CommCreation {
     record Result(Rank[] members, int index, int context, String name) {
     }
 
+    /** What Open MPI's creation calls give a rank that is not a member: the null communicator. */
+    static final Result NULL_COMMUNICATOR = new Result(new Rank[0], 0, -1, "MPI_COMM_NULL");
+
+    /** MPI_Comm_dup on {@code parent}: the same members in the same order, a context of its own. Collective. */
+    static Result duplicate(Comm parent, String call) {
+        Rank me = parent.rank(call);
+        return split(parent, call, 0, parent.rankIn(me), "." + call + "()");
+    }
+
     /**
      * MPI_Comm_split on {@code parent}: members of {@code color} ordered by {@code key}, ties by
      * parent rank. Returns null for a rank that passed {@code MPI.UNDEFINED}. Collective over the

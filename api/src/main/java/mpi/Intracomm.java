@@ -20,6 +20,11 @@ public class Intracomm extends Comm {
         super(members, index, context, name);
     }
 
+    /** The communicator a creation call made for this rank. */
+    Intracomm(CommCreation.Result r) {
+        this(r.members(), r.index(), r.context(), r.name());
+    }
+
     /**
      * The world communicator of a rank (null: of the calling thread's rank). For the runtime:
      * {@code MPI.COMM_WORLD} is made with it.
@@ -43,7 +48,7 @@ public class Intracomm extends Comm {
 
     /** Open MPI's answer to a rank that is not in the new communicator: a null communicator. */
     static Intracomm nullComm() {
-        return new Intracomm(new Rank[0], 0, -1, "MPI_COMM_NULL");
+        return new Intracomm(CommCreation.NULL_COMMUNICATOR);
     }
 
     // ---- new communicators -------------------------------------------------------------------
@@ -79,21 +84,18 @@ public class Intracomm extends Comm {
      * program's attributes of this one (not its name). Collective.
      */
     public Intracomm Dup() {
-        Rank me = rank("Dup");
-        return withAttributesOf(me, created(CommCreation.split(this, "Dup", 0, rankIn(me), ".Dup()")));
+        return withAttributesOf(rank("Dup"), created(CommCreation.duplicate(this, "Dup")));
     }
 
     @Override
     public Intracomm dup() {
-        Rank me = rank("dup");
-        return withAttributesOf(me, created(CommCreation.split(this, "dup", 0, rankIn(me), ".dup()")));
+        return withAttributesOf(rank("dup"), created(CommCreation.duplicate(this, "dup")));
     }
 
     /** mpiJava's and Open MPI's {@code clone}: a duplicate ({@link #Dup}). Collective. */
     @Override
     public Intracomm clone() {
-        Rank me = rank("clone");
-        return withAttributesOf(me, created(CommCreation.split(this, "clone", 0, rankIn(me), ".clone()")));
+        return withAttributesOf(rank("clone"), created(CommCreation.duplicate(this, "clone")));
     }
 
     private CommCreation.Result create(String call, Group group) {
@@ -121,11 +123,41 @@ public class Intracomm extends Comm {
 
     /** The communicator a creation call made for this rank, or null if it is not a member. */
     Intracomm created(CommCreation.Result r) {
-        return r == null ? null : new Intracomm(r.members(), r.index(), r.context(), r.name());
+        return r == null ? null : new Intracomm(r);
     }
 
     private static Intracomm orNull(Intracomm c) {
         return c == null ? nullComm() : c;
+    }
+
+    // ---- topologies --------------------------------------------------------------------------
+
+    /**
+     * A communicator of the first {@code prod(dims)} ranks arranged in a grid, each keeping its rank
+     * ({@code reorder} is ignored: see {@link CartTopology}); null for the ranks beyond the grid.
+     * Collective.
+     */
+    public Cartcomm Create_cart(int[] dims, boolean[] periods, boolean reorder) {
+        return Cartcomm.create(this, dims, periods);
+    }
+
+    /** As {@link #Create_cart}, but the ranks beyond the grid get a null communicator ({@code isNull()}). */
+    public final CartComm createCart(int[] dims, boolean[] periods, boolean reorder) {
+        return CartComm.create(this, dims, periods);
+    }
+
+    /**
+     * A communicator of the first {@code index.length} ranks with the graph topology {@code index},
+     * {@code edges}, each keeping its rank ({@code reorder} is ignored: see {@link GraphTopology});
+     * null for the ranks beyond the graph. Collective.
+     */
+    public Graphcomm Create_graph(int[] index, int[] edges, boolean reorder) {
+        return Graphcomm.create(this, index, edges);
+    }
+
+    /** As {@link #Create_graph}, but the ranks beyond the graph get a null communicator ({@code isNull()}). */
+    public final GraphComm createGraph(int[] index, int[] edges, boolean reorder) {
+        return GraphComm.create(this, index, edges);
     }
 
     // ---- collectives: mpiJava 1.2 ------------------------------------------------------------

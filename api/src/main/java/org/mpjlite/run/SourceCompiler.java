@@ -108,7 +108,14 @@ final class SourceCompiler {
                 roots.add(Path.of(entry));
             }
         }
-        for (Class<?> c : List.of(SourceCompiler.class, Rank.class, PoolStrategy.class)) {
+        List<Class<?>> runtime = new ArrayList<>(List.of(SourceCompiler.class, Rank.class, PoolStrategy.class));
+        try {
+            // mpiJava's Cartcomm and Graphcomm have a class directory (or jar) of their own: see api/pom.xml.
+            runtime.add(Class.forName("mpi.Cartcomm", false, SourceCompiler.class.getClassLoader()));
+        } catch (ClassNotFoundException e) {
+            // a runtime without them: the programs that use them cannot run here anyway
+        }
+        for (Class<?> c : runtime) {
             CodeSource source = c.getProtectionDomain().getCodeSource();
             if (source != null && source.getLocation() != null) {
                 try {

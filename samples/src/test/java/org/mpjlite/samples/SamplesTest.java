@@ -102,6 +102,18 @@ class SamplesTest {
             + " (expected " + expected + ")"), run.out);
     }
 
+    @ParameterizedTest(name = "{0} on {1} ranks")
+    @CsvSource({"mpijava.Life, 1, 1x1", "mpijava.Life, 4, 2x2", "mpijava.Life, 6, 3x2",
+        "ompi.Life, 1, 1x1", "ompi.Life, 4, 2x2", "ompi.Life, 6, 3x2"})
+    @DisplayName("Life: the population after the halo exchanges on a periodic grid of ranks is the serial one")
+    void life(String mainClass, int ranks, String grid) {
+        Run run = mpjrunClass(ranks, mainClass, "20", "25");
+        run.assertSucceeded();
+        // 20x20 board, 25 generations: 14 cells alive (computed independently), whatever the grid of ranks.
+        assertEquals(List.of("Life: 20x20 board on a " + grid + " grid of ranks, 25 generations: 14 alive (expected 14)"),
+            run.lines());
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {"mpijava.PingPong|", "ompi.PingPong|-a buffer", "ompi.PingPong|-a arrays"})
     @DisplayName("PingPong on 2 ranks prints the OSU latency table for 1..64 B")
@@ -173,6 +185,7 @@ class SamplesTest {
     @CsvSource(delimiter = '|', value = {
         "mpijava/Hello.java|", "mpijava/Ring.java|3", "mpijava/PingPong.java|-m 1:8 -x 1 -i 5",
         "ompi/Hello.java|", "ompi/Ring.java|3", "ompi/PingPong.java|-m 1:8 -x 1 -i 5 -a arrays",
+        "mpijava/Life.java|12 4", "ompi/Life.java|12 4",
         "bench/PingPongVsArraycopy.java|-m 1:8 -x 1 -i 5"})
     @Timeout(120)
     @DisplayName("every sample runs as a single source file on 2 ranks, as ./mpjrun -np 2 File.java")

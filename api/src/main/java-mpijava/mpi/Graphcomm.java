@@ -1,0 +1,64 @@
+package mpi;
+
+/**
+ * A communicator with a graph topology (made by {@link Intracomm#Create_graph}), with mpiJava 1.2's
+ * names. Open MPI programs use {@link GraphComm}, the same thing with Open MPI's names (see
+ * {@code Cartcomm} for why this class lives apart). The graph is {@link GraphTopology}'s.
+ *
+ * <p>Thread-safe as {@link Comm}.
+ */
+public class Graphcomm extends Intracomm {
+    private final GraphTopology topology;
+
+    Graphcomm(CommCreation.Result r, GraphTopology topology) {
+        super(r);
+        this.topology = topology;
+    }
+
+    /** Create_graph on {@code parent}; null for the ranks beyond the graph. Collective. */
+    static Graphcomm create(Intracomm parent, int[] index, int[] edges) {
+        GraphTopology t = GraphTopology.of("Create_graph", index, edges, parent);
+        CommCreation.Result r = t.communicator(parent, "Create_graph");
+        return r == null ? null : new Graphcomm(r, t);
+    }
+
+    @Override
+    int topology() {
+        return MPI.GRAPH;
+    }
+
+    /** The graph: index and edges. */
+    public GraphParms Get() {
+        localRank("Get");
+        return topology.parms();
+    }
+
+    /** The neighbours of {@code rank}. */
+    public int[] Neighbours(int rank) {
+        localRank("Neighbours");
+        return topology.neighbours("Neighbours", rank);
+    }
+
+    /** The caller's rank in the graph {@code index}, {@code edges}, or {@code MPI.UNDEFINED} if beyond it. */
+    public int Map(int[] index, int[] edges) {
+        return GraphTopology.of("Map", index, edges, this).map(rankIn(localRank("Map")));
+    }
+
+    /** A duplicate with the same graph. Collective. */
+    @Override
+    public Graphcomm Dup() {
+        return withAttributesOf(rank("Dup"), new Graphcomm(CommCreation.duplicate(this, "Dup"), topology));
+    }
+
+    /** A duplicate with the same graph. Collective. */
+    @Override
+    public Graphcomm dup() {
+        return withAttributesOf(rank("dup"), new Graphcomm(CommCreation.duplicate(this, "dup"), topology));
+    }
+
+    /** A duplicate with the same graph. Collective. */
+    @Override
+    public Graphcomm clone() {
+        return withAttributesOf(rank("clone"), new Graphcomm(CommCreation.duplicate(this, "clone"), topology));
+    }
+}

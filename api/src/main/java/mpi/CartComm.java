@@ -1,0 +1,87 @@
+package mpi;
+
+/**
+ * A communicator whose ranks form a Cartesian grid (made by {@link Intracomm#createCart}), with Open
+ * MPI Java's names. mpiJava programs use {@code Cartcomm}, the same thing with mpiJava's names: the
+ * two APIs chose class names that differ only in case, so both exist (the build keeps their class
+ * files in separate directories for case-insensitive file systems). The grid arithmetic is
+ * {@link CartTopology}'s.
+ *
+ * <p>Thread-safe as {@link Comm}.
+ */
+public final class CartComm extends Intracomm {
+    private final CartTopology topology;
+
+    private CartComm(CommCreation.Result r, CartTopology topology) {
+        super(r);
+        this.topology = topology;
+    }
+
+    /** createCart on {@code parent}; a null communicator for the ranks beyond the grid. Collective. */
+    static CartComm create(Intracomm parent, int[] dims, boolean[] periods) {
+        CartTopology t = CartTopology.of("createCart", dims, periods, parent);
+        CommCreation.Result r = t.communicator(parent, "createCart");
+        return new CartComm(r == null ? CommCreation.NULL_COMMUNICATOR : r, t);
+    }
+
+    @Override
+    int topology() {
+        return MPI.CART;
+    }
+
+    /** The grid and the caller's coordinates. */
+    public CartParms getTopo() {
+        return topology.parms("getTopo", rankIn(localRank("getTopo")));
+    }
+
+    /** The rank at {@code coords}; coordinates wrap around in periodic dimensions. */
+    public int getRank(int[] coords) {
+        localRank("getRank");
+        return topology.rank("getRank", coords);
+    }
+
+    /** The coordinates of {@code rank}. */
+    public int[] getCoords(int rank) {
+        localRank("getCoords");
+        return topology.coords("getCoords", rank);
+    }
+
+    /** The ranks {@code disp} steps back (source) and forward (destination) along {@code direction}. */
+    public ShiftParms shift(int direction, int disp) {
+        return topology.shift("shift", rankIn(localRank("shift")), direction, disp);
+    }
+
+    /** The slice through the caller that keeps the dimensions marked true. Collective. */
+    public CartComm sub(boolean[] remainDims) {
+        CartTopology kept = topology.sub("sub", remainDims);
+        return new CartComm(topology.subCommunicator(this, "sub", rankIn(rank("sub")), remainDims), kept);
+    }
+
+    /** The caller's rank in the grid {@code dims}, {@code periods}, or {@code MPI.UNDEFINED} if beyond it. */
+    public int map(int[] dims, boolean[] periods) {
+        return CartTopology.of("map", dims, periods, this).map(rankIn(localRank("map")));
+    }
+
+    /** MPI_Dims_create: fills the zero entries of {@code dims}, non-increasing (see {@link CartTopology}). */
+    public static void createDims(int nnodes, int[] dims) {
+        CartTopology.dimsCreate("createDims", nnodes, dims);
+    }
+
+    /** A duplicate with the same grid. Collective. */
+    @Override
+    public CartComm dup() {
+        return withAttributesOf(rank("dup"), new CartComm(CommCreation.duplicate(this, "dup"), topology));
+    }
+
+    /** A duplicate with the same grid. Collective. */
+    @Override
+    public CartComm Dup() {
+        return withAttributesOf(rank("Dup"), new CartComm(CommCreation.duplicate(this, "Dup"), topology));
+    }
+
+    /** A duplicate with the same grid. Collective. */
+    @Override
+    public CartComm clone() {
+        return withAttributesOf(rank("clone"), new CartComm(CommCreation.duplicate(this, "clone"), topology));
+    }
+}
