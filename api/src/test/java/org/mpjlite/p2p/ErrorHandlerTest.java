@@ -30,7 +30,7 @@ import org.mpjlite.smpdev.RankFailure;
  * strings, versions and MPIException's accessors.
  */
 class ErrorHandlerTest {
-    private static final World PAIR = new World(2, MatchingKind.LOCK_FREE, JobConfig.DEFAULT_EAGER_THRESHOLD);
+    private static final Jobs.World PAIR = new Jobs.World(2, MatchingKind.LOCK_FREE, JobConfig.DEFAULT_EAGER_THRESHOLD);
 
     @Test
     @DisplayName("the default handler is ERRORS_RETURN: errors are catchable and the rank carries on")

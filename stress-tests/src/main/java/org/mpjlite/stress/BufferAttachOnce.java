@@ -26,19 +26,22 @@ import org.openjdk.jcstress.infra.results.III_Result;
 @Outcome(id = "1, 0, 1", expect = Expect.ACCEPTABLE, desc = "Thread 1 attached, thread 2 was refused.")
 @Outcome(id = "0, 1, 2", expect = Expect.ACCEPTABLE, desc = "Thread 2 attached, thread 1 was refused.")
 @Outcome(expect = Expect.FORBIDDEN, desc = "Both or neither attached, or detach returned the wrong buffer.")
-public abstract class BufferAttachOnce {
+@JCStressTest
+@State
+public class BufferAttachOnce {
     private static final int CAPACITY = 1024;
 
     private final Job job;
-    final byte[] first = new byte[CAPACITY];
-    final byte[] second = new byte[CAPACITY];
+    private final byte[] first = new byte[CAPACITY];
+    private final byte[] second = new byte[CAPACITY];
 
-    BufferAttachOnce(MatchingKind matching) {
-        job = Device.job(matching, 1);
+    public BufferAttachOnce() {
+        // The attached buffer is the rank's, not its mailbox's: one matching structure is enough.
+        job = Device.job(MatchingKind.LOCK_FREE, 1);
     }
 
     /** 1 if the attach succeeded, 0 if it was refused. */
-    int attach(byte[] buffer) {
+    private int attach(byte[] buffer) {
         try {
             job.rank(0).attachBuffer(buffer, CAPACITY, "Buffer_attach");
             return 1;
@@ -48,56 +51,23 @@ public abstract class BufferAttachOnce {
     }
 
     /** Which buffer detach hands back: 1 or 2 (0 for anything else). */
-    int detached() {
+    private int detached() {
         Object b = job.rank(0).detachBuffer("Buffer_detach");
         return b == first ? 1 : b == second ? 2 : 0;
     }
 
-    /** With {@link MatchingKind#LOCKED} mailboxes. */
-    @JCStressTest
-    @State
-    public static class Locked extends BufferAttachOnce {
-        public Locked() {
-            super(MatchingKind.LOCKED);
-        }
-
-        @Actor
-        public void thread1(III_Result r) {
-            r.r1 = attach(first);
-        }
-
-        @Actor
-        public void thread2(III_Result r) {
-            r.r2 = attach(second);
-        }
-
-        @Arbiter
-        public void arbiter(III_Result r) {
-            r.r3 = detached();
-        }
+    @Actor
+    public void thread1(III_Result r) {
+        r.r1 = attach(first);
     }
 
-    /** With {@link MatchingKind#LOCK_FREE} mailboxes. */
-    @JCStressTest
-    @State
-    public static class LockFree extends BufferAttachOnce {
-        public LockFree() {
-            super(MatchingKind.LOCK_FREE);
-        }
+    @Actor
+    public void thread2(III_Result r) {
+        r.r2 = attach(second);
+    }
 
-        @Actor
-        public void thread1(III_Result r) {
-            r.r1 = attach(first);
-        }
-
-        @Actor
-        public void thread2(III_Result r) {
-            r.r2 = attach(second);
-        }
-
-        @Arbiter
-        public void arbiter(III_Result r) {
-            r.r3 = detached();
-        }
+    @Arbiter
+    public void arbiter(III_Result r) {
+        r.r3 = detached();
     }
 }
