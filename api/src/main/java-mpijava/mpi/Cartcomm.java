@@ -21,7 +21,7 @@ public class Cartcomm extends Intracomm {
     static Cartcomm create(Intracomm parent, int[] dims, boolean[] periods) {
         CartTopology t = CartTopology.of("Create_cart", dims, periods, parent);
         CommCreation.Result r = t.communicator(parent, "Create_cart");
-        return r == null ? null : new Cartcomm(r, t);
+        return r == null ? null : parent.inheriting(new Cartcomm(r, t));
     }
 
     @Override
@@ -57,7 +57,7 @@ public class Cartcomm extends Intracomm {
     /** The slice through the caller that keeps the dimensions marked true. Collective. */
     public Cartcomm Sub(boolean[] remainDims) {
         CartTopology kept = topology.sub("Sub", remainDims);
-        return new Cartcomm(topology.subCommunicator(this, "Sub", rankIn(rank("Sub")), remainDims), kept);
+        return inheriting(new Cartcomm(topology.subCommunicator(this, "Sub", rankIn(rank("Sub")), remainDims), kept));
     }
 
     /** The caller's rank in the grid {@code dims}, {@code periods}, or {@code MPI.UNDEFINED} if beyond it. */

@@ -19,7 +19,7 @@ public class Graphcomm extends Intracomm {
     static Graphcomm create(Intracomm parent, int[] index, int[] edges) {
         GraphTopology t = GraphTopology.of("Create_graph", index, edges, parent);
         CommCreation.Result r = t.communicator(parent, "Create_graph");
-        return r == null ? null : new Graphcomm(r, t);
+        return r == null ? null : parent.inheriting(new Graphcomm(r, t));
     }
 
     @Override

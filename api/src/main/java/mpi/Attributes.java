@@ -6,7 +6,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One rank's name and attributes of one communicator ({@code setName}, {@code setAttr}), and the
+ * One rank's name, attributes and error handler of one communicator ({@code setName},
+ * {@code setAttr}, {@code setErrhandler}), and the
  * keys of attributes: the predefined ones ({@code MPI.TAG_UB}, {@code MPI.HOST}, {@code MPI.IO},
  * {@code MPI.WTIME_IS_GLOBAL}), which every communicator has and nobody sets, and the program's,
  * from {@link #createKeyval}.
@@ -29,6 +30,8 @@ final class Attributes {
 
     /** The name the program gave the communicator, or null. */
     volatile String name;
+    /** The handler the program set, or null: {@link Errhandler#ERRORS_RETURN}. */
+    volatile Errhandler errhandler;
     private final Map<Integer, Object> values = new ConcurrentHashMap<>();
 
     // ---- keys ---------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ public final class CartComm extends Intracomm {
     static CartComm create(Intracomm parent, int[] dims, boolean[] periods) {
         CartTopology t = CartTopology.of("createCart", dims, periods, parent);
         CommCreation.Result r = t.communicator(parent, "createCart");
-        return new CartComm(r == null ? CommCreation.NULL_COMMUNICATOR : r, t);
+        return parent.inheriting(new CartComm(r == null ? CommCreation.NULL_COMMUNICATOR : r, t));
     }
 
     @Override
@@ -54,7 +54,7 @@ public final class CartComm extends Intracomm {
     /** The slice through the caller that keeps the dimensions marked true. Collective. */
     public CartComm sub(boolean[] remainDims) {
         CartTopology kept = topology.sub("sub", remainDims);
-        return new CartComm(topology.subCommunicator(this, "sub", rankIn(rank("sub")), remainDims), kept);
+        return inheriting(new CartComm(topology.subCommunicator(this, "sub", rankIn(rank("sub")), remainDims), kept));
     }
 
     /** The caller's rank in the grid {@code dims}, {@code periods}, or {@code MPI.UNDEFINED} if beyond it. */

@@ -18,6 +18,10 @@ import org.mpjlite.smpdev.collective.Team;
  * <p>{@code COMM_WORLD} and {@code COMM_SELF} of programs run from a shared class loader (embedded
  * lambdas) resolve their rank from the calling thread; every other communicator is bound to its
  * rank. Thread-safe as MPI requires at {@code THREAD_MULTIPLE}.
+ *
+ * <p>Errors of calls on a communicator go through its error handler ({@link Errhandler}): the
+ * internal entry points catch the {@link MPIException} on its way out and hand it to
+ * {@link #raise}, which costs nothing until something is thrown.
  */
 public abstract class Comm implements Freeable, Cloneable {
     static {
@@ -46,7 +50,7 @@ public abstract class Comm implements Freeable, Cloneable {
     private final boolean self;
     /** How this communicator was made ({@code MPI.COMM_WORLD.Split(color=1)}), for reports. */
     volatile String name;
-    /** The bound rank's name and attributes of this communicator; null when not bound (see {@link #local}). */
+    /** The bound rank's name, attributes and error handler of this communicator; null when not bound (see {@link #local}). */
     private final Attributes attributes;
     private volatile boolean freed;
 
@@ -296,7 +300,10 @@ public abstract class Comm implements Freeable, Cloneable {
         return n != null ? n : name;
     }
 
-    /** {@code me}'s name and attributes of this communicator (a predefined one is shared by the ranks of a job). */
+    /**
+     * {@code me}'s name, attributes and error handler of this communicator (a predefined one is shared
+     * by the ranks of a job).
+     */
     private Attributes local(Rank me) {
         Attributes a = attributes;
         return a != null ? a : me.job().shared(new Attributes.Key(me.id(), context), k -> new Attributes());
@@ -385,7 +392,7 @@ public abstract class Comm implements Freeable, Cloneable {
     /** Gives {@code copy}, a duplicate of this communicator made by {@code me}, this one's attributes. */
     final <C extends Comm> C withAttributesOf(Rank me, C copy) {
         ((Comm) copy).attributes.copyValuesOf(local(me));
-        return copy;
+        return inheriting(copy);
     }
 
     // ---- the implementation every dialect's call goes through ---------------------------------
@@ -415,104 +422,215 @@ public abstract class Comm implements Freeable, Cloneable {
     }
 
     final void send(String call, Object buf, int offset, int count, Datatype type, int dest, int tag, SendMode mode) {
-        Rank me = rank(call);
-        SendRequest op = startSend(call, me, buf, offset, count, type, dest, tag, mode);
-        if (op != null) {
-            op.await(call);
+        try {
+            Rank me = rank(call);
+            SendRequest op = startSend(call, me, buf, offset, count, type, dest, tag, mode);
+            if (op != null) {
+                op.await(call);
+            }
+        } catch (MPIException e) {
+            throw raise(e);
         }
     }
 
     final Request isend(String call, Object buf, int offset, int count, Datatype type, int dest, int tag,
                         SendMode mode) {
-        Rank me = rank(call);
-        SendRequest op = startSend(call, me, buf, offset, count, type, dest, tag, mode);
-        return new Request(me, op, op == null ? Status.procNull() : null);
+        try {
+            Rank me = rank(call);
+            SendRequest op = startSend(call, me, buf, offset, count, type, dest, tag, mode);
+            return new Request(me, op, op == null ? Status.procNull() : null, this);
+        } catch (MPIException e) {
+            throw raise(e);
+        }
     }
 
     final Status recv(String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
-        Rank me = rank(call);
-        RecvRequest op = startRecv(call, me, buf, offset, count, type, source, tag);
-        if (op == null) {
-            return Status.procNull();
+        try {
+            Rank me = rank(call);
+            RecvRequest op = startRecv(call, me, buf, offset, count, type, source, tag);
+            if (op == null) {
+                return Status.procNull();
+            }
+            op.await(call);
+            if (op.failed()) {
+                throw op.error();
+            }
+            return Status.of(op);
+        } catch (MPIException e) {
+            throw raise(e);
         }
-        op.await(call);
-        if (op.failed()) {
-            throw op.error();
-        }
-        return Status.of(op);
     }
 
     final Request irecv(String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
-        Rank me = rank(call);
-        RecvRequest op = startRecv(call, me, buf, offset, count, type, source, tag);
-        return new Request(me, op, op == null ? Status.procNull() : null);
+        try {
+            Rank me = rank(call);
+            RecvRequest op = startRecv(call, me, buf, offset, count, type, source, tag);
+            return new Request(me, op, op == null ? Status.procNull() : null, this);
+        } catch (MPIException e) {
+            throw raise(e);
+        }
     }
 
     final Prequest sendInit(String call, Object buf, int offset, int count, Datatype type, int dest, int tag,
                             SendMode mode) {
-        Rank me = rank(call);
-        Check.buffer(call, buf, offset, count, type);
-        Check.dest(call, dest, peerCount(me));
-        Check.sendTag(call, tag);
-        return new Prequest(me, () -> isend("Start", buf, offset, count, type, dest, tag, mode));
+        try {
+            Rank me = rank(call);
+            Check.buffer(call, buf, offset, count, type);
+            Check.dest(call, dest, peerCount(me));
+            Check.sendTag(call, tag);
+            return new Prequest(me, () -> isend("Start", buf, offset, count, type, dest, tag, mode));
+        } catch (MPIException e) {
+            throw raise(e);
+        }
     }
 
     final Prequest recvInit(String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
-        Rank me = rank(call);
-        Check.buffer(call, buf, offset, count, type);
-        Check.source(call, source, peerCount(me));
-        Check.recvTag(call, tag);
-        return new Prequest(me, () -> irecv("Start", buf, offset, count, type, source, tag));
+        try {
+            Rank me = rank(call);
+            Check.buffer(call, buf, offset, count, type);
+            Check.source(call, source, peerCount(me));
+            Check.recvTag(call, tag);
+            return new Prequest(me, () -> irecv("Start", buf, offset, count, type, source, tag));
+        } catch (MPIException e) {
+            throw raise(e);
+        }
     }
 
     final Status sendRecv(String call, Object sbuf, int soff, int scount, Datatype stype, int dest, int stag,
                           Object rbuf, int roff, int rcount, Datatype rtype, int source, int rtag) {
-        Rank me = rank(call);
-        RecvRequest r = startRecv(call, me, rbuf, roff, rcount, rtype, source, rtag);
-        SendRequest s = startSend(call, me, sbuf, soff, scount, stype, dest, stag, SendMode.STANDARD);
-        if (s != null) {
-            s.await(call);
+        try {
+            Rank me = rank(call);
+            RecvRequest r = startRecv(call, me, rbuf, roff, rcount, rtype, source, rtag);
+            SendRequest s = startSend(call, me, sbuf, soff, scount, stype, dest, stag, SendMode.STANDARD);
+            if (s != null) {
+                s.await(call);
+            }
+            if (r == null) {
+                return Status.procNull();
+            }
+            r.await(call);
+            if (r.failed()) {
+                throw r.error();
+            }
+            return Status.of(r);
+        } catch (MPIException e) {
+            throw raise(e);
         }
-        if (r == null) {
-            return Status.procNull();
-        }
-        r.await(call);
-        if (r.failed()) {
-            throw r.error();
-        }
-        return Status.of(r);
     }
 
     final Status sendRecvReplace(String call, Object buf, int offset, int count, Datatype type, int dest,
                                  int stag, int source, int rtag) {
-        Check.buffer(call, buf, offset, count, type);
-        Object incoming = type.basic.newArray(count);
-        Status st = sendRecv(call, buf, offset, count, type, dest, stag, incoming, 0, count, type, source, rtag);
-        if (source != MPI.PROC_NULL) {
-            org.mpjlite.smpdev.Copier.copy(incoming, 0, buf, offset, st.Get_count(type), type.basic);
+        try {
+            Check.buffer(call, buf, offset, count, type);
+            Object incoming = type.basic.newArray(count);
+            Status st = sendRecv(call, buf, offset, count, type, dest, stag, incoming, 0, count, type, source, rtag);
+            if (source != MPI.PROC_NULL) {
+                org.mpjlite.smpdev.Copier.copy(incoming, 0, buf, offset, st.Get_count(type), type.basic);
+            }
+            return st;
+        } catch (MPIException e) {
+            throw raise(e);
         }
-        return st;
     }
 
     final Status iprobe(String call, int source, int tag) {
-        Rank me = rank(call);
-        Check.source(call, source, peerCount(me));
-        Check.recvTag(call, tag);
-        if (source == MPI.PROC_NULL) {
-            return Status.procNull();
+        try {
+            Rank me = rank(call);
+            Check.source(call, source, peerCount(me));
+            Check.recvTag(call, tag);
+            if (source == MPI.PROC_NULL) {
+                return Status.procNull();
+            }
+            Message m = PointToPoint.iprobe(me, context, source, tag);
+            return m == null ? null : Status.of(m);
+        } catch (MPIException e) {
+            throw raise(e);
         }
-        Message m = PointToPoint.iprobe(me, context, source, tag);
-        return m == null ? null : Status.of(m);
     }
 
     final Status probe(String call, int source, int tag) {
-        Rank me = rank(call);
-        Check.source(call, source, peerCount(me));
-        Check.recvTag(call, tag);
-        if (source == MPI.PROC_NULL) {
-            return Status.procNull();
+        try {
+            Rank me = rank(call);
+            Check.source(call, source, peerCount(me));
+            Check.recvTag(call, tag);
+            if (source == MPI.PROC_NULL) {
+                return Status.procNull();
+            }
+            return Status.of(PointToPoint.probe(me, context, source, tag, call));
+        } catch (MPIException e) {
+            throw raise(e);
         }
-        return Status.of(PointToPoint.probe(me, context, source, tag, call));
+    }
+
+    // ---- error handlers ---------------------------------------------------------------------
+
+    /**
+     * Hands an error of a call on this communicator to its error handler: under
+     * {@link Errhandler#ERRORS_ARE_FATAL} the job fails with it (even if the program catches it);
+     * either way it is returned for the caller to throw.
+     */
+    final MPIException raise(MPIException e) {
+        Rank me = bound != null ? bound : Rank.current();
+        if (me != null && errhandlerOf(me).endsJob()) {
+            me.job().fail(me.id(), e);
+        }
+        return e;
+    }
+
+    final Errhandler errhandlerOf(Rank me) {
+        Errhandler h = local(me).errhandler;
+        return h != null ? h : Errhandler.ERRORS_RETURN;
+    }
+
+    /**
+     * Gives {@code child}, made from this communicator by the rank it is bound to, this one's error
+     * handler: MPI's new communicators inherit their parent's.
+     */
+    final <C extends Comm> C inheriting(C child) {
+        Comm c = child;
+        if (c.bound != null) {
+            c.attributes.errhandler = local(c.bound).errhandler;
+        }
+        return child;
+    }
+
+    /** Sets what happens when a call on this communicator fails (see {@link Errhandler}). */
+    public final void setErrhandler(Errhandler handler) {
+        Rank me = localRank("setErrhandler");
+        if (handler == null) {
+            throw new MPIException(MPI.ERR_ARG, "setErrhandler: the error handler is null (use MPI.ERRORS_RETURN or"
+                + " MPI.ERRORS_ARE_FATAL)");
+        }
+        local(me).errhandler = handler;
+    }
+
+    /** The error handler of this communicator; {@link Errhandler#ERRORS_RETURN} unless one was set. */
+    public final Errhandler getErrhandler() {
+        return errhandlerOf(localRank("getErrhandler"));
+    }
+
+    /**
+     * Raises error {@code errorCode} on this communicator as if a call on it had failed
+     * (MPI_Comm_call_errhandler): throws the {@link MPIException}, after ending the job if the
+     * handler is {@link Errhandler#ERRORS_ARE_FATAL}.
+     */
+    public void callErrhandler(int errorCode) {
+        localRank("callErrhandler");
+        if (!org.mpjlite.smpdev.ErrorClass.isValid(errorCode)) {
+            throw new MPIException(MPI.ERR_ARG, "callErrhandler: " + errorCode + " is not an error code (0.."
+                + MPI.ERR_LASTCODE + ")");
+        }
+        throw raise(new MPIException(errorCode, "callErrhandler: error raised by the program on " + this));
+    }
+
+    /** mpiJava 1.2: {@link #setErrhandler}. */
+    public void Errhandler_set(Errhandler handler) {
+        setErrhandler(handler);
+    }
+
+    /** mpiJava 1.2: {@link #getErrhandler}. */
+    public Errhandler Errorhandler_get() {
+        return getErrhandler();
     }
 
     // ---- mpiJava 1.2 ------------------------------------------------------------------------

@@ -20,7 +20,7 @@ public final class GraphComm extends Intracomm {
     static GraphComm create(Intracomm parent, int[] index, int[] edges) {
         GraphTopology t = GraphTopology.of("createGraph", index, edges, parent);
         CommCreation.Result r = t.communicator(parent, "createGraph");
-        return new GraphComm(r == null ? CommCreation.NULL_COMMUNICATOR : r, t);
+        return parent.inheriting(new GraphComm(r == null ? CommCreation.NULL_COMMUNICATOR : r, t));
     }
 
     @Override

@@ -84,7 +84,7 @@ final class IntercommCreation {
             remote[i] = job.rank(remoteWorld[i]);
         }
         String name = local.label(me) + "." + call + "(remote leader " + remoteLeader + ")";
-        return made(me, mine, rank, remote, header[2], header[3], name);
+        return local.inheriting(made(me, mine, rank, remote, header[2], header[3], name));
     }
 
     /**
@@ -185,7 +185,7 @@ final class IntercommCreation {
         if (index == 0) {
             CommCreation.describe(me.job(), agreed[2], name, members);
         }
-        return new Intracomm(members, index, agreed[2], name);
+        return ic.inheriting(new Intracomm(members, index, agreed[2], name));
     }
 
     /**

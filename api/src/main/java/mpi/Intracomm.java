@@ -123,7 +123,7 @@ public class Intracomm extends Comm {
 
     /** The communicator a creation call made for this rank, or null if it is not a member. */
     Intracomm created(CommCreation.Result r) {
-        return r == null ? null : new Intracomm(r);
+        return r == null ? null : inheriting(new Intracomm(r));
     }
 
     private static Intracomm orNull(Intracomm c) {

@@ -65,6 +65,10 @@ public final class MPI {
     /** What no key from {@code createKeyval} is. */
     public static final int KEYVAL_INVALID = -1;
 
+    // ---- version of the MPI standard (MPI_VERSION, MPI_SUBVERSION) -----------------------------
+    public static final int VERSION = 3;
+    public static final int SUBVERSION = 1;
+
     /** Bytes charged per message against the buffer attached for buffered sends. */
     public static final int BSEND_OVERHEAD = 16;
 
@@ -95,6 +99,11 @@ public final class MPI {
     public static final int ERR_UNSUPPORTED_OPERATION = ErrorClass.ERR_UNSUPPORTED_OPERATION;
     public static final int ERR_PROC_ABORTED = ErrorClass.ERR_PROC_ABORTED;
     public static final int ERR_LASTCODE = ErrorClass.ERR_LASTCODE;
+
+    // ---- error handlers (see Errhandler) -------------------------------------------------------
+    public static final Errhandler ERRORS_ARE_FATAL = Errhandler.ERRORS_ARE_FATAL;
+    public static final Errhandler ERRORS_ABORT = Errhandler.ERRORS_ABORT;
+    public static final Errhandler ERRORS_RETURN = Errhandler.ERRORS_RETURN;
 
     // ---- predefined datatypes -----------------------------------------------------------------
     public static final Datatype BYTE = Datatype.BYTE;
@@ -232,24 +241,102 @@ public final class MPI {
         return Finalized();
     }
 
+    /**
+     * The thread level MPI was initialized with: the level asked for, which MPJ Lite always
+     * provides. At {@code THREAD_SINGLE} and {@code THREAD_FUNNELED} a call from another thread than
+     * the main one is an {@code MPI.ERR_OTHER} error naming the call and the thread. At
+     * {@code THREAD_SERIALIZED} nothing is checked (overlapping calls would be safe anyway). At
+     * {@code THREAD_MULTIPLE} any thread of the rank may call MPI at any time. Callable from any
+     * thread.
+     */
     public static int queryThread() {
-        return initializedRank("queryThread").threadLevel();
+        return threadQueryRank("queryThread").threadLevel();
     }
 
     public static int Query_thread() {
-        return initializedRank("Query_thread").threadLevel();
+        return threadQueryRank("Query_thread").threadLevel();
     }
 
+    /** True on the thread that called Init (Open MPI); callable from any thread. */
     public static boolean isThreadMain() {
-        return initializedRank("isThreadMain").isMainThread();
+        return threadQueryRank("isThreadMain").isMainThread();
     }
 
+    /** MPJ Express's name of {@link #isThreadMain()}. */
     public static boolean isMainThread() {
-        return initializedRank("isMainThread").isMainThread();
+        return threadQueryRank("isMainThread").isMainThread();
     }
 
     public static boolean Is_thread_main() {
-        return initializedRank("Is_thread_main").isMainThread();
+        return threadQueryRank("Is_thread_main").isMainThread();
+    }
+
+    /** The rank, for the calls MPI allows from any thread: initialized and not finalized. */
+    private static Rank threadQueryRank(String call) {
+        Rank r = currentRank();
+        if (r == null || !r.isInitialized()) {
+            throw new MPIException(ERR_OTHER, call + ": MPI is not initialized (call MPI.Init first)");
+        }
+        if (r.isFinalized()) {
+            throw new MPIException(ERR_OTHER, call + ": MPI is already finalized");
+        }
+        return r;
+    }
+
+    // ---- versions, error handlers and error strings -------------------------------------------
+
+    /** The MPI standard version implemented: 3.1 (Open MPI). */
+    public static Version getVersion() {
+        return new Version(VERSION, SUBVERSION);
+    }
+
+    /** MPI_Get_version, as {@link #getVersion()}. */
+    public static Version Get_version() {
+        return getVersion();
+    }
+
+    /** The library and its version (Open MPI; MPI_Get_library_version). */
+    public static String getLibVersion() {
+        Package p = MPI.class.getPackage();
+        String v = p == null ? null : p.getImplementationVersion();
+        return "MPJ Lite " + (v == null ? "(development build)" : v) + ", MPI " + VERSION + "." + SUBVERSION
+            + " for Java, every rank a thread of one JVM";
+    }
+
+    /** MPI_Get_library_version, as {@link #getLibVersion()}. */
+    public static String Get_library_version() {
+        return getLibVersion();
+    }
+
+    /**
+     * What an error code means (MPI_Error_string): {@code "MPI_ERR_TRUNCATE: message truncated:
+     * longer than the receive buffer"}. MPJ Lite's error codes are its error classes.
+     */
+    public static String Error_string(int errorCode) {
+        if (!ErrorClass.isValid(errorCode)) {
+            throw new MPIException(ERR_ARG, "Error_string: " + errorCode + " is not an error code (0.."
+                + ERR_LASTCODE + ")");
+        }
+        return ErrorClass.text(errorCode);
+    }
+
+    /** The error class of an error code (MPI_Error_class): the code itself in MPJ Lite. */
+    public static int Error_class(int errorCode) {
+        if (!ErrorClass.isValid(errorCode)) {
+            throw new MPIException(ERR_ARG, "Error_class: " + errorCode + " is not an error code (0.."
+                + ERR_LASTCODE + ")");
+        }
+        return errorCode;
+    }
+
+    /** MPJ Express: sets the error handler of {@code COMM_WORLD} (see {@link Errhandler}). */
+    public static void Errorhandler_set(Errhandler handler) {
+        COMM_WORLD.setErrhandler(handler);
+    }
+
+    /** MPJ Express: the error handler of {@code COMM_WORLD}. */
+    public static Errhandler Errorhandler_get() {
+        return COMM_WORLD.getErrhandler();
     }
 
     // ---- time and host ------------------------------------------------------------------------

@@ -52,6 +52,14 @@ public class MPIException extends RuntimeException {
         return errorClass;
     }
 
+    /**
+     * What the error class means ({@code MPI.Error_string(getErrorClass())}); the message says
+     * what went wrong in this call.
+     */
+    public String getErrorString() {
+        return ErrorClass.text(errorClass);
+    }
+
     /** Makes sure device errors are raised as {@code MPIException}s (idempotent). */
     public static void install() {
         // Loading this class ran the static initializer; nothing else to do.

@@ -24,12 +24,19 @@ public class Request {
     /** A status that completed without an operation (a PROC_NULL peer), or null. */
     Status preset;
     private boolean isNull;
+    /** The communicator whose error handler the operation's error goes through; null: none. */
+    Comm comm;
 
     Request(Rank rank, org.mpjlite.smpdev.Request op, Status preset) {
+        this(rank, op, preset, null);
+    }
+
+    Request(Rank rank, org.mpjlite.smpdev.Request op, Status preset, Comm comm) {
         this.rank = rank;
         this.op = op;
         this.preset = preset;
         this.isNull = rank == null;
+        this.comm = comm;
     }
 
     /** The null request ({@code MPI.REQUEST_NULL}). */
@@ -46,6 +53,7 @@ public class Request {
         if (op == null) {
             return true;
         }
+        rank.checkCaller(call);
         PointToPoint.progress(rank);
         if (!op.isComplete()) {
             rank.checkAlive(call);
@@ -69,7 +77,8 @@ public class Request {
         preset = null;
         deactivate();
         if (r != null && r.failed()) {
-            throw r.error();
+            RuntimeException e = r.error();
+            throw comm != null && e instanceof MPIException ? comm.raise((MPIException) e) : e;
         }
         return s;
     }
@@ -81,6 +90,7 @@ public class Request {
 
     Status await(String call) {
         if (op != null) {
+            rank.checkCaller(call);
             op.await(call);
         }
         return collect();
@@ -298,6 +308,7 @@ public class Request {
     private static void awaitAll(Request[] requests, String call) {
         Rank rank = rankOf(requests);
         if (rank != null) {
+            rank.checkCaller(call);
             PointToPoint.awaitAll(rank, ops(requests), call);
         }
     }
@@ -311,7 +322,11 @@ public class Request {
             }
         }
         Rank rank = rankOf(requests);
-        return rank == null ? -1 : PointToPoint.awaitAny(rank, ops(requests), call);
+        if (rank == null) {
+            return -1;
+        }
+        rank.checkCaller(call);
+        return PointToPoint.awaitAny(rank, ops(requests), call);
     }
 
     private static Status[] collectComplete(Request[] requests) {

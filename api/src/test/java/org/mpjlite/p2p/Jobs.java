@@ -54,7 +54,7 @@ public final class Jobs {
         }
 
         /** Runs {@code program} on every rank as is: the program calls Init and Finalize itself. */
-        <T> List<T> runRaw(RankProgram<T> program) {
+        public <T> List<T> runRaw(RankProgram<T> program) {
             return MpjLite.options().ranks(size).matching(matching).eagerThreshold(eagerThreshold).run(program);
         }
 

@@ -3,18 +3,20 @@ package org.mpjlite.smpdev;
 import java.util.List;
 
 /**
- * Finds a job in which every rank is stuck: each rank's main thread either finished or parked in a
- * blocking MPI call, and none can be woken by anything still running.
+ * Finds a job in which every rank is stuck: each rank finished, or with all its threads parked in
+ * blocking MPI calls (or waiting for such threads, see {@link RankThreads}), and none can be woken
+ * by anything still running.
  *
  * <p>Runs on the job's supervising thread, a tick at a time ({@link #tick}); it costs nothing on
- * the message path. When every unfinished rank is parked it rings every doorbell: a waiter whose
+ * the message path. When every unfinished rank is stuck it rings every doorbell: a waiter whose
  * condition has become true (a message in a lock-free inbox, a wake-up still on its way) leaves its
  * call and so changes the picture. If the same blocked calls (by identity: one record per call,
  * kept across re-parks) are still in place {@link #CONFIRM_NANOS} later, no rank can make progress
  * and the job is deadlocked.
  *
- * <p>Ranks at THREAD_SERIALIZED or THREAD_MULTIPLE are never taken for stuck: another of their
- * threads may still send.
+ * <p>Ranks at THREAD_SERIALIZED or THREAD_MULTIPLE are stuck only when none of their threads can
+ * make progress; a thread that computes, sleeps or waits for something unnamed keeps its rank
+ * alive in the detector's eyes.
  *
  * <p>Confined to the supervising thread.
  */
@@ -51,22 +53,31 @@ final class DeadlockDetector {
         return report();
     }
 
-    /** Each rank's blocked call, or FINISHED; null when some rank may still make progress. */
+    /**
+     * Each rank's blocked calls (a set, by identity), or FINISHED; null when some rank may still
+     * make progress. The cheap look at main threads comes first, so that a job whose ranks run is
+     * dismissed before any thread of a multi-threaded rank is examined.
+     */
     private Object[] picture() {
         List<Rank> ranks = job.ranks();
+        for (Rank r : ranks) {
+            if (!r.isFinished() && r.threadLevel() <= Rank.THREAD_FUNNELED && r.blockedCall(r.mainThread()) == null) {
+                return null;
+            }
+        }
         Object[] picture = new Object[ranks.size()];
         boolean anyBlocked = false;
         for (int i = 0; i < picture.length; i++) {
             Rank r = ranks.get(i);
-            if (r.isFinished()) {
+            RankThreads threads = RankThreads.of(r);
+            if (threads.finished) {
                 picture[i] = FINISHED;
                 continue;
             }
-            BlockedCall b = r.blocked();
-            if (b == null || r.threadLevel() >= Rank.THREAD_SERIALIZED || r.mailbox().hasArrivals()) {
+            if (!threads.stuck || r.mailbox().hasArrivals()) {
                 return null;
             }
-            picture[i] = b;
+            picture[i] = new java.util.HashSet<>(threads.inMpi.values());
             anyBlocked = true;
         }
         return anyBlocked ? picture : null;

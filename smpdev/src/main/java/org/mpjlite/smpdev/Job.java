@@ -270,7 +270,9 @@ public final class Job {
         alive = ranks.length;
         for (int i = 0; i < ranks.length; i++) {
             final Rank rank = ranks[i];
-            threads[i] = new Thread(null, () -> runRank(rank, task, results), "mpjlite-rank-" + i);
+            ThreadGroup group = rankThreadGroup(i);
+            rank.runsIn(group);
+            threads[i] = new Thread(group, () -> runRank(rank, task, results), "mpjlite-rank-" + i);
             threads[i].setDaemon(true);
         }
         for (Thread t : threads) {
@@ -284,6 +286,19 @@ public final class Job {
         }
         RankFailure f = failure.get();
         return new JobResult(f == null ? 0 : f.exitCode(), Arrays.asList(results), f);
+    }
+
+    /**
+     * The thread group of one rank: its main thread runs in it and the threads a program starts
+     * inherit it (as do executors' threads created by them), which is how the deadlock detector
+     * finds every thread of a rank. A daemon group, so that on JDK 17 it is destroyed with its last
+     * thread instead of staying in its parent's list (later JDKs hold groups weakly).
+     */
+    @SuppressWarnings("removal")
+    private static ThreadGroup rankThreadGroup(int rank) {
+        ThreadGroup group = new ThreadGroup("mpjlite-rank-" + rank);
+        group.setDaemon(true);
+        return group;
     }
 
     private void runRank(Rank rank, RankTask task, Object[] results) {

@@ -23,19 +23,20 @@ final class JobReport {
         for (Rank r : job.ranks()) {
             BitSet waitsFor = new BitSet();
             out.append("  rank ").append(r.id()).append(": ");
-            BlockedCall b = r.blocked();
-            if (r.isFinished()) {
+            RankThreads threads = RankThreads.of(r);
+            if (threads.finished) {
                 out.append(r.isInitialized() ? "finished" : "finished without calling MPI.Init").append('\n');
-            } else if (b == null) {
+            } else if (threads.inMpi.isEmpty()) {
                 out.append("running, not blocked in MPI\n");
                 appendSite(out, r.mainThread());
+            } else if (threads.inMpi.size() == 1 && threads.waiting.isEmpty()
+                && threads.inMpi.containsKey(r.mainThread())) {
+                appendBlocked(out, job, threads.inMpi.get(r.mainThread()), "", waitsFor);
             } else {
-                out.append(b.call).append('(').append(b.condition.describe(job)).append(")\n");
-                appendSite(out, b.thread);
-                b.condition.addAwaitedRanks(job, waitsFor);
-                waitsFor.clear(r.id());
+                appendThreads(out, job, threads, waitsFor);
             }
-            if (!r.isFinished()) {
+            waitsFor.clear(r.id());
+            if (!threads.finished) {
                 appendUnexpected(out, job, r);
             }
             awaited.add(waitsFor);
@@ -47,10 +48,36 @@ final class JobReport {
         return out.toString();
     }
 
+    /** {@code Recv(source=1, ...)} and the user's line; adds the ranks the call waits for. */
+    private static void appendBlocked(StringBuilder out, Job job, BlockedCall b, String indent, BitSet waitsFor) {
+        out.append(b.call).append('(').append(b.condition.describe(job)).append(")\n");
+        appendSite(out, b.thread, indent);
+        b.condition.addAwaitedRanks(job, waitsFor);
+    }
+
+    /** A multi-threaded rank: every thread blocked in MPI, then every thread waiting for one. */
+    private static void appendThreads(StringBuilder out, Job job, RankThreads threads, BitSet waitsFor) {
+        int n = threads.inMpi.size();
+        out.append(n).append(n == 1 ? " thread" : " threads").append(" blocked in MPI")
+            .append(threads.stuck ? "" : ", others running").append('\n');
+        for (BlockedCall b : threads.inMpi.values()) {
+            out.append("    thread '").append(b.thread.getName()).append("': ");
+            appendBlocked(out, job, b, "  ", waitsFor);
+        }
+        for (java.util.Map.Entry<Thread, String> w : threads.waiting.entrySet()) {
+            out.append("    thread '").append(w.getKey().getName()).append("': ").append(w.getValue()).append('\n');
+            appendSite(out, w.getKey(), "  ");
+        }
+    }
+
     private static void appendSite(StringBuilder out, Thread t) {
+        appendSite(out, t, "");
+    }
+
+    private static void appendSite(StringBuilder out, Thread t, String indent) {
         StackTraceElement site = t == null ? null : userFrame(t);
         if (site != null) {
-            out.append("          at ").append(format(site)).append('\n');
+            out.append(indent).append("          at ").append(format(site)).append('\n');
         }
     }
 

@@ -11,6 +11,12 @@ import org.mpjlite.queues.Mailbox;
  * <p>A rank is bound to its main thread (and threads that thread starts) through an inheritable
  * thread-local, and to its class loader through {@link RankBound}; {@link #current()} finds it.
  *
+ * <p>Thread levels: at {@code THREAD_SINGLE} and {@code THREAD_FUNNELED} only the main thread (the
+ * one that called Init) may call MPI, and {@link #checkLifecycle} rejects any other with one field
+ * compare. At {@code THREAD_SERIALIZED} nothing is checked: detecting overlapping calls would cost
+ * an atomic write per call, and overlapping calls are safe anyway because the device is built for
+ * {@code THREAD_MULTIPLE} (thread-safe mailboxes, requests, doorbell and buffered-send charge).
+ *
  * <p>Thread safety: immutable references plus volatile lifecycle state; any thread may read. The
  * lifecycle transitions are made by the rank's own threads.
  */
@@ -34,9 +40,19 @@ public final class Rank {
     private volatile int lifecycle = NEW;
     private volatile int threadLevel = THREAD_SINGLE;
     private volatile Thread mainThread;
-    private volatile BsendBuffer bsendBuffer;
-    /** The blocking call the main thread is parked in, or null; read by the deadlock detector. */
-    private volatile BlockedCall blocked;
+    /**
+     * The one thread allowed to call MPI (THREAD_SINGLE, THREAD_FUNNELED), or null for any thread.
+     * Plain: written before the volatile write of {@link #lifecycle} in Init and read after a read
+     * of it, which orders it.
+     */
+    private Thread confinedTo;
+    private final java.util.concurrent.atomic.AtomicReference<BsendBuffer> bsendBuffer =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    /** The threads of this rank parked in a blocking call, with the call; read by the deadlock detector. */
+    private final java.util.concurrent.ConcurrentHashMap<Thread, BlockedCall> blocked =
+        new java.util.concurrent.ConcurrentHashMap<>();
+    /** The thread group the rank's main thread runs in, and the threads it starts inherit; or null. */
+    private volatile ThreadGroup threads;
     /** Set once the rank's main thread has returned or thrown. */
     private volatile boolean finished;
     private final SendRequest completedSend;
@@ -139,17 +155,23 @@ public final class Rank {
      * registered (seed 002's barrier-style init). Returns the thread level provided.
      */
     public int init(int requiredThreadLevel, String call) {
-        if (lifecycle != NEW) {
-            throw Errors.error(ErrorClass.ERR_OTHER, call + ": MPI is already "
-                + (lifecycle == INITIALIZED ? "initialized" : "finalized") + " on rank " + id);
-        }
         if (requiredThreadLevel < THREAD_SINGLE || requiredThreadLevel > THREAD_MULTIPLE) {
-            throw Errors.error(ErrorClass.ERR_ARG, call + ": unknown thread level " + requiredThreadLevel);
+            throw Errors.error(ErrorClass.ERR_ARG, call + ": unknown thread level " + requiredThreadLevel
+                + " (MPI.THREAD_SINGLE 0, THREAD_FUNNELED 1, THREAD_SERIALIZED 2, THREAD_MULTIPLE 3)");
         }
-        // Every level up to THREAD_MULTIPLE is safe here: mailboxes and requests are thread-safe.
-        threadLevel = requiredThreadLevel;
-        mainThread = Thread.currentThread();
-        lifecycle = INITIALIZED;
+        synchronized (this) { // two threads racing to Init: exactly one wins
+            if (lifecycle != NEW) {
+                throw Errors.error(ErrorClass.ERR_OTHER, call + ": MPI is already "
+                    + (lifecycle == INITIALIZED ? "initialized" : "finalized") + " on rank " + id);
+            }
+            // The level asked for is the level provided: the device supports every level, and
+            // honouring a lower one exactly keeps the FUNNELED check meaningful.
+            Thread me = Thread.currentThread();
+            threadLevel = requiredThreadLevel;
+            mainThread = me;
+            confinedTo = requiredThreadLevel <= THREAD_FUNNELED ? me : null;
+            lifecycle = INITIALIZED;
+        }
         job.register(this, call);
         return requiredThreadLevel;
     }
@@ -214,6 +236,15 @@ public final class Rank {
         return Thread.currentThread() == mainThread;
     }
 
+    /** The thread group of the rank's threads (set by the job that runs it), or null. */
+    ThreadGroup threads() {
+        return threads;
+    }
+
+    void runsIn(ThreadGroup group) {
+        threads = group;
+    }
+
     /**
      * Guards every communication call: MPI must be initialized and not finalized, and the job
      * still alive.
@@ -236,6 +267,26 @@ public final class Rank {
                 + (s == NEW ? "MPI is not initialized (call MPI.Init first)" : "MPI is already finalized")
                 + " on rank " + id);
         }
+        checkCaller(call);
+    }
+
+    /**
+     * Rejects a call from a thread other than the main thread at THREAD_SINGLE or THREAD_FUNNELED;
+     * one field compare on the way of every call.
+     */
+    public void checkCaller(String call) {
+        Thread only = confinedTo;
+        if (only != null && only != Thread.currentThread()) {
+            throw calledFromOtherThread(call, only);
+        }
+    }
+
+    private RuntimeException calledFromOtherThread(String call, Thread main) {
+        String level = threadLevel == THREAD_SINGLE ? "THREAD_SINGLE" : "THREAD_FUNNELED";
+        return Errors.error(ErrorClass.ERR_OTHER, call + " on rank " + id + ": called from thread '"
+            + Thread.currentThread().getName() + "' but MPI was initialized with " + level
+            + ": only the main thread ('" + main.getName() + "', which called Init) may call MPI;"
+            + " use MPI.InitThread(args, MPI.THREAD_MULTIPLE) (MPI.Init_thread in mpiJava)");
     }
 
     /** Throws the job-failure error if another rank has failed (polling calls: Test, Iprobe). */
@@ -246,27 +297,29 @@ public final class Rank {
     // ---- deadlock detection ------------------------------------------------------------------
 
     /**
-     * Records that the calling thread is about to park in a blocking call. Only the rank's main
-     * thread is tracked: at THREAD_SINGLE and THREAD_FUNNELED it is the only one that calls MPI.
+     * Records that the calling thread is about to park in a blocking call (slow path only: after
+     * the spin). Every thread of the rank is tracked, for ranks at THREAD_SERIALIZED and
+     * THREAD_MULTIPLE whose threads block in MPI side by side.
      */
     BlockedCall publishBlocked(WaitStrategy.Condition condition, String call) {
         Thread me = Thread.currentThread();
-        if (me != mainThread) {
-            return null;
-        }
         BlockedCall b = new BlockedCall(call, condition, me);
-        blocked = b;
+        blocked.put(me, b);
         return b;
     }
 
     void clearBlocked(BlockedCall b) {
-        if (blocked == b) {
-            blocked = null;
-        }
+        blocked.remove(b.thread, b);
     }
 
-    BlockedCall blocked() {
-        return blocked;
+    /** The blocking call {@code t} is parked in, or null. */
+    BlockedCall blockedCall(Thread t) {
+        return t == null ? null : blocked.get(t);
+    }
+
+    /** Every thread of the rank parked in a blocking call, with its call (a snapshot). */
+    java.util.Map<Thread, BlockedCall> blockedCalls() {
+        return java.util.Map.copyOf(blocked);
     }
 
     void markFinished() {
@@ -281,26 +334,28 @@ public final class Rank {
 
     /** MPI_Buffer_attach: {@code userBuffer} is handed back by detach. */
     public void attachBuffer(Object userBuffer, long capacity, String call) {
-        if (bsendBuffer != null) {
+        // A compare-and-set: of two threads attaching at once, exactly one succeeds.
+        if (!bsendBuffer.compareAndSet(null, new BsendBuffer(this, userBuffer, capacity))) {
             throw Errors.error(ErrorClass.ERR_BUFFER, call + ": a buffer is already attached on rank " + id
                 + " (detach it first)");
         }
-        bsendBuffer = new BsendBuffer(this, userBuffer, capacity);
     }
 
     /** MPI_Buffer_detach: waits until every buffered message has been delivered. */
     public Object detachBuffer(String call) {
-        BsendBuffer b = bsendBuffer;
+        BsendBuffer b = bsendBuffer.get();
         if (b == null) {
             throw Errors.error(ErrorClass.ERR_BUFFER, call + ": no buffer is attached on rank " + id);
         }
         await(b::isDrained, call);
-        bsendBuffer = null;
+        if (!bsendBuffer.compareAndSet(b, null)) {
+            throw Errors.error(ErrorClass.ERR_BUFFER, call + ": another thread detached the buffer first on rank " + id);
+        }
         return b.userBuffer();
     }
 
     BsendBuffer bsendBuffer(String call) {
-        BsendBuffer b = bsendBuffer;
+        BsendBuffer b = bsendBuffer.get();
         if (b == null) {
             throw Errors.error(ErrorClass.ERR_BUFFER, call + ": no buffer is attached for buffered sends on rank "
                 + id + " (call MPI.Buffer_attach / MPI.attachBuffer first)");
