@@ -23,7 +23,11 @@ final class Collective {
     private Collective() {
     }
 
-    /** One call: the calling rank, its team and index, and the request if non-blocking. */
+    /**
+     * One call: the calling rank, its team and index, and the request if non-blocking. Its
+     * toString() lists the count and datatype the rank gave ({@code count=4, MPI.INT}), for the
+     * engine's report of collectives that do not match; formatted only then.
+     */
     private static final class Invocation {
         final String name;
         final Rank me;
@@ -31,6 +35,9 @@ final class Collective {
         final int rank;
         final int size;
         final CollectiveRequest request;
+        /** The count shown, or -1 for none (counts per rank); with {@link #type} null, nothing is shown. */
+        private int count = -1;
+        private Datatype type;
 
         Invocation(Comm comm, String name, boolean nonBlocking) {
             this.name = name;
@@ -44,11 +51,23 @@ final class Collective {
         Request result() {
             return request == null ? null : new Request(me, request, null);
         }
+
+        /** Shows {@code count} items of {@code type} in reports; returns this. */
+        Invocation shows(int count, Datatype type) {
+            this.count = count;
+            this.type = type;
+            return this;
+        }
+
+        @Override
+        public String toString() {
+            return type == null ? "" : count < 0 ? type.toString() : "count=" + count + ", " + type;
+        }
     }
 
     static Request barrier(Comm c, String call, boolean nonBlocking) {
         Invocation k = new Invocation(c, call, nonBlocking);
-        Collectives.barrier(k.team, k.rank, k.request, call);
+        Collectives.barrier(k.team, k.rank, k.request, call, k);
         return k.result();
     }
 
@@ -60,7 +79,8 @@ final class Collective {
         if (k.rank != root) {
             Check.writable(call, buf);
         }
-        Collectives.bcast(k.team, k.rank, buf, offset, count * type.units(), type.basic, root, k.request, call);
+        Collectives.bcast(k.team, k.rank, buf, offset, count * type.units(), type.basic, root, k.request, call,
+            k.shows(count, type));
         return k.result();
     }
 
@@ -80,7 +100,8 @@ final class Collective {
         }
         Datatype type = isRoot ? rtype : stype;
         int units = isRoot ? rcount * rtype.units() : scount * stype.units();
-        Collectives.gather(k.team, k.rank, sbuf, soff, rbuf, roff, units, type.basic, root, inPlace, k.request, call);
+        Collectives.gather(k.team, k.rank, sbuf, soff, rbuf, roff, units, type.basic, root, inPlace, k.request, call,
+            k.shows(isRoot ? rcount : scount, type));
         return k.result();
     }
 
@@ -108,7 +129,7 @@ final class Collective {
         Datatype type = isRoot ? rtype : stype;
         int sunits = inPlace && isRoot ? 0 : scount * stype.units();
         Collectives.gatherv(k.team, k.rank, sbuf, soff, sunits, rbuf, roff, rc, rd, type.basic, root, inPlace,
-            k.request, call);
+            k.request, call, k.shows(-1, type));
         return k.result();
     }
 
@@ -130,7 +151,8 @@ final class Collective {
         }
         Datatype type = isRoot ? stype : rtype;
         int units = isRoot ? scount * stype.units() : rcount * rtype.units();
-        Collectives.scatter(k.team, k.rank, sbuf, soff, rbuf, roff, units, type.basic, root, inPlace, k.request, call);
+        Collectives.scatter(k.team, k.rank, sbuf, soff, rbuf, roff, units, type.basic, root, inPlace, k.request, call,
+            k.shows(isRoot ? scount : rcount, type));
         return k.result();
     }
 
@@ -158,7 +180,7 @@ final class Collective {
         Datatype type = isRoot ? stype : rtype;
         int runits = inPlace && isRoot ? 0 : rcount * rtype.units();
         Collectives.scatterv(k.team, k.rank, sbuf, soff, sc, sd, rbuf, roff, runits, type.basic, root, inPlace,
-            k.request, call);
+            k.request, call, k.shows(-1, type));
         return k.result();
     }
 
@@ -173,7 +195,7 @@ final class Collective {
             sameSignature(call, scount, stype, rcount, rtype);
         }
         Collectives.allgather(k.team, k.rank, sbuf, soff, rbuf, roff, rcount * rtype.units(), rtype.basic, inPlace,
-            k.request, call);
+            k.request, call, k.shows(rcount, rtype));
         return k.result();
     }
 
@@ -190,7 +212,7 @@ final class Collective {
         Check.writable(call, rbuf);
         int sunits = inPlace ? 0 : scount * stype.units();
         Collectives.allgatherv(k.team, k.rank, sbuf, soff, sunits, rbuf, roff, scaled(rcounts, rtype),
-            scaled(displs, rtype), rtype.basic, inPlace, k.request, call);
+            scaled(displs, rtype), rtype.basic, inPlace, k.request, call, k.shows(-1, rtype));
         return k.result();
     }
 
@@ -201,7 +223,7 @@ final class Collective {
         receiveBuffer(call, rbuf, roff, rcount, rtype, k.size);
         sameSignature(call, scount, stype, rcount, rtype);
         Collectives.alltoall(k.team, k.rank, sbuf, soff, rbuf, roff, rcount * rtype.units(), rtype.basic, k.request,
-            call);
+            call, k.shows(rcount, rtype));
         return k.result();
     }
 
@@ -216,7 +238,8 @@ final class Collective {
         Check.displs(call, "rdispls", rdispls, rcounts, "receive buffer", rbuf, roff, rtype, k.size);
         Check.writable(call, rbuf);
         Collectives.alltoallv(k.team, k.rank, sbuf, soff, scaled(scounts, stype), scaled(sdispls, stype), null, rbuf,
-            roff, scaled(rcounts, rtype), scaled(rdispls, rtype), null, rtype.basic, k.request, call);
+            roff, scaled(rcounts, rtype), scaled(rdispls, rtype), null, rtype.basic, k.request, call,
+            k.shows(-1, rtype));
         return k.result();
     }
 
@@ -237,7 +260,7 @@ final class Collective {
             st[j] = perPeer(call, "send", sbuf, scounts, sdispls, stypes, j, sc, sd);
             rt[j] = perPeer(call, "receive", rbuf, rcounts, rdispls, rtypes, j, rc, rd);
         }
-        Collectives.alltoallv(k.team, k.rank, sbuf, 0, sc, sd, st, rbuf, 0, rc, rd, rt, rt[0], k.request, call);
+        Collectives.alltoallv(k.team, k.rank, sbuf, 0, sc, sd, st, rbuf, 0, rc, rd, rt, rt[0], k.request, call, k);
         return k.result();
     }
 
@@ -278,7 +301,7 @@ final class Collective {
             Check.writable(call, rbuf);
         }
         Collectives.reduce(k.team, k.rank, sbuf, soff, rbuf, roff, count * type.units(), type.basic, r, root, inPlace,
-            k.request, call);
+            k.request, call, k.shows(count, type));
         return k.result();
     }
 
@@ -292,7 +315,7 @@ final class Collective {
         Check.buffer(call, "receive buffer", rbuf, roff, count, units(type), type);
         Check.writable(call, rbuf);
         Collectives.allreduce(k.team, k.rank, sbuf, soff, rbuf, roff, count * type.units(), type.basic, r, inPlace,
-            k.request, call);
+            k.request, call, k.shows(count, type));
         return k.result();
     }
 
@@ -323,7 +346,7 @@ final class Collective {
         Check.buffer(call, "receive buffer", rbuf, roff, inPlace ? (int) total : counts[k.rank], units(type), type);
         Check.writable(call, rbuf);
         Collectives.reduceScatter(k.team, k.rank, sbuf, soff, rbuf, roff, scaled(counts, type), type.basic, r, inPlace,
-            k.request, call);
+            k.request, call, k.shows(-1, type));
         return k.result();
     }
 
@@ -337,7 +360,7 @@ final class Collective {
         Check.buffer(call, "receive buffer", rbuf, roff, count, units(type), type);
         Check.writable(call, rbuf);
         Collectives.scan(k.team, k.rank, sbuf, soff, rbuf, roff, count * type.units(), type.basic, r, exclusive,
-            inPlace, k.request, call);
+            inPlace, k.request, call, k.shows(count, type));
         return k.result();
     }
 

@@ -172,9 +172,9 @@ public final class Rank {
             return;
         }
         StringBuilder w = new StringBuilder("rank ").append(id).append(" called ").append(call);
-        StackTraceElement site = JobReport.userFrame(Thread.currentThread());
+        StackTraceElement site = CallSite.here();
         if (site != null) {
-            w.append(" (").append(site.getFileName()).append(':').append(site.getLineNumber()).append(')');
+            w.append(" (").append(CallSite.line(site)).append(')');
         }
         if (!unreceived.isEmpty()) {
             w.append(" with ").append(unreceived.size()).append(unreceived.size() == 1 ? " message" : " messages")
