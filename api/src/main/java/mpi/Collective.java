@@ -49,7 +49,12 @@ final class Collective {
         }
 
         Request result() {
-            return request == null ? null : new Request(me, request, null);
+            if (request == null) {
+                return null;
+            }
+            Request r = new Request(me, request, null);
+            RequestAudit.collective(r, name, this);
+            return r;
         }
 
         /** Shows {@code count} items of {@code type} in reports; returns this. */

@@ -104,7 +104,9 @@ public class Comm {
                         SendMode mode) {
         Rank me = rank(call);
         SendRequest op = startSend(call, me, buf, offset, count, type, dest, tag, mode);
-        return new Request(me, op, op == null ? Status.procNull() : null);
+        Request r = new Request(me, op, op == null ? Status.procNull() : null);
+        RequestAudit.send(r, call, this, dest, tag, buf, offset, count, type);
+        return r;
     }
 
     final Status recv(String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
@@ -123,7 +125,9 @@ public class Comm {
     final Request irecv(String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
         Rank me = rank(call);
         RecvRequest op = startRecv(call, me, buf, offset, count, type, source, tag);
-        return new Request(me, op, op == null ? Status.procNull() : null);
+        Request r = new Request(me, op, op == null ? Status.procNull() : null);
+        RequestAudit.receive(r, call, this, source, tag, count, type);
+        return r;
     }
 
     final Prequest sendInit(String call, Object buf, int offset, int count, Datatype type, int dest, int tag,

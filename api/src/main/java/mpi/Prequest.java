@@ -37,6 +37,7 @@ public class Prequest extends Request {
         Request started = starter.start();
         op = started.op;
         preset = started.preset;
+        audit = started.audit;
     }
 
     public static void Startall(Prequest[] requests) {

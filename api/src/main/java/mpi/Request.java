@@ -23,6 +23,8 @@ public class Request {
     org.mpjlite.smpdev.Request op;
     /** A status that completed without an operation (a PROC_NULL peer), or null. */
     Status preset;
+    /** What {@code --check} keeps about the call until the request completes; null otherwise. */
+    RequestAudit audit;
     private boolean isNull;
 
     Request(Rank rank, org.mpjlite.smpdev.Request op, Status preset) {
@@ -54,9 +56,13 @@ public class Request {
         return true;
     }
 
-    /** Collects the status of a complete request and deactivates it; throws the operation's error. */
+    /**
+     * Collects the status of a complete request and deactivates it; throws the operation's error,
+     * or under {@code --check} an error if a send buffer changed while the send was pending.
+     */
     Status collect() {
         org.mpjlite.smpdev.Request r = op;
+        RequestAudit a = audit;
         Status s;
         if (r != null) {
             s = Status.of(r);
@@ -67,7 +73,12 @@ public class Request {
         }
         op = null;
         preset = null;
+        audit = null;
         deactivate();
+        if (a != null) {
+            a.close(rank);
+            a.verifyBuffer();
+        }
         if (r != null && r.failed()) {
             throw r.error();
         }
@@ -107,6 +118,10 @@ public class Request {
 
     /** Releases the request; a pending operation still completes. */
     public void Free() {
+        if (audit != null) {
+            audit.close(rank);
+            audit = null;
+        }
         op = null;
         preset = null;
         isNull = true;
