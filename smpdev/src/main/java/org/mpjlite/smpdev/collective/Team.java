@@ -334,8 +334,9 @@ public final class Team {
     }
 
     /**
-     * Clears the parts, frees the slot and completes every member's request: with its kernel's
-     * error if any, else with {@code reports[m]} (of {@code errorClass}) if given, else successfully.
+     * Clears the parts, frees the slot and completes every member's request: with {@code reports[m]}
+     * (of {@code errorClass}) when given (no kernel ran), else with its kernel's error if any, else
+     * successfully.
      */
     private void completeAll(Slot s, RuntimeException[] errors, int errorClass, String[] reports) {
         int n = members.length;
