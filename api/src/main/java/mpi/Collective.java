@@ -17,16 +17,17 @@ import org.mpjlite.smpdev.collective.Team;
  * <p>"In place" is MPI_IN_PLACE, from Open MPI's overloads without a send buffer: at a root (or at
  * every rank for Allgather and the reductions) the contribution is taken from the receive buffer.
  *
- * <p>An error in a call is raised through the communicator's error handler ({@link Comm#raise}); a
- * try/catch costs nothing until something is thrown.
- *
  * <p>Stateless; thread-safe.
  */
 final class Collective {
     private Collective() {
     }
 
-    /** One call: the calling rank, its team and index, and the request if non-blocking. */
+    /**
+     * One call: the calling rank, its team and index, and the request if non-blocking. Its
+     * toString() lists the count and datatype the rank gave ({@code count=4, MPI.INT}), for the
+     * engine's report of collectives that do not match; formatted only then.
+     */
     private static final class Invocation {
         final String name;
         final Rank me;
@@ -34,6 +35,9 @@ final class Collective {
         final int rank;
         final int size;
         final CollectiveRequest request;
+        /** The count shown, or -1 for none (counts per rank); with {@link #type} null, nothing is shown. */
+        private int count = -1;
+        private Datatype type;
         final Comm comm;
 
         Invocation(Comm comm, String name, boolean nonBlocking) {
@@ -52,249 +56,224 @@ final class Collective {
         }
 
         Request result() {
-            return request == null ? null : new Request(me, request, null, comm);
+            if (request == null) {
+                return null;
+            }
+            Request r = new Request(me, request, null, comm);
+            RequestAudit.collective(r, name, this);
+            return r;
+        }
+
+        /** Shows {@code count} items of {@code type} in reports; returns this. */
+        Invocation shows(int count, Datatype type) {
+            this.count = count;
+            this.type = type;
+            return this;
+        }
+
+        @Override
+        public String toString() {
+            return type == null ? "" : count < 0 ? type.toString() : "count=" + count + ", " + type;
         }
     }
 
     static Request barrier(Comm c, String call, boolean nonBlocking) {
-        try {
-            Invocation k = new Invocation(c, call, nonBlocking);
-            Collectives.barrier(k.team, k.rank, k.request, call);
-            return k.result();
-        } catch (MPIException e) {
-            throw c.raise(e);
-        }
+        Invocation k = new Invocation(c, call, nonBlocking);
+        Collectives.barrier(k.team, k.rank, k.request, call, k);
+        return k.result();
     }
 
     static Request bcast(Comm c, String call, boolean nonBlocking, Object buf, int offset, int count, Datatype type,
                          int root) {
-        try {
-            Invocation k = new Invocation(c, call, nonBlocking);
-            Check.root(call, root, k.size);
-            Check.buffer(call, "buffer", buf, offset, count, units(type), type);
-            if (k.rank != root) {
-                Check.writable(call, buf);
-            }
-            Collectives.bcast(k.team, k.rank, buf, offset, count * type.units(), type.basic, root, k.request, call);
-            return k.result();
-        } catch (MPIException e) {
-            throw c.raise(e);
+        Invocation k = new Invocation(c, call, nonBlocking);
+        Check.root(call, root, k.size);
+        Check.buffer(call, "buffer", buf, offset, count, units(type), type);
+        if (k.rank != root) {
+            Check.writable(call, buf);
         }
+        Collectives.bcast(k.team, k.rank, buf, offset, count * type.units(), type.basic, root, k.request, call,
+            k.shows(count, type));
+        return k.result();
     }
 
     static Request gather(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, int scount, Datatype stype,
                           Object rbuf, int roff, int rcount, Datatype rtype, int root, boolean inPlace) {
-        try {
-            Invocation k = new Invocation(c, call, nonBlocking);
-            Check.root(call, root, k.size);
-            boolean isRoot = k.rank == root;
-            if (!(inPlace && isRoot)) {
-                Check.buffer(call, "send buffer", sbuf, soff, scount, units(stype), stype);
-            }
-            if (isRoot) {
-                receiveBuffer(call, rbuf, roff, rcount, rtype, k.size);
-                if (!inPlace) {
-                    sameSignature(call, scount, stype, rcount, rtype);
-                }
-            }
-            Datatype type = isRoot ? rtype : stype;
-            int units = isRoot ? rcount * rtype.units() : scount * stype.units();
-            Collectives.gather(k.team, k.rank, sbuf, soff, rbuf, roff, units, type.basic, root, inPlace, k.request,
-                call);
-            return k.result();
-        } catch (MPIException e) {
-            throw c.raise(e);
+        Invocation k = new Invocation(c, call, nonBlocking);
+        Check.root(call, root, k.size);
+        boolean isRoot = k.rank == root;
+        if (!(inPlace && isRoot)) {
+            Check.buffer(call, "send buffer", sbuf, soff, scount, units(stype), stype);
         }
+        if (isRoot) {
+            receiveBuffer(call, rbuf, roff, rcount, rtype, k.size);
+            if (!inPlace) {
+                sameSignature(call, scount, stype, rcount, rtype);
+            }
+        }
+        Datatype type = isRoot ? rtype : stype;
+        int units = isRoot ? rcount * rtype.units() : scount * stype.units();
+        Collectives.gather(k.team, k.rank, sbuf, soff, rbuf, roff, units, type.basic, root, inPlace, k.request, call,
+            k.shows(isRoot ? rcount : scount, type));
+        return k.result();
     }
 
     static Request gatherv(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, int scount,
                            Datatype stype, Object rbuf, int roff, int[] rcounts, int[] displs, Datatype rtype,
                            int root, boolean inPlace) {
-        try {
-            Invocation k = new Invocation(c, call, nonBlocking);
-            Check.root(call, root, k.size);
-            boolean isRoot = k.rank == root;
-            if (!(inPlace && isRoot)) {
-                Check.buffer(call, "send buffer", sbuf, soff, scount, units(stype), stype);
-            }
-            int[] rc = null;
-            int[] rd = null;
-            if (isRoot) {
-                Check.counts(call, "recvcounts", rcounts, k.size);
-                Check.displs(call, "displs", displs, rcounts, "receive buffer", rbuf, roff, rtype, k.size);
-                Check.writable(call, rbuf);
-                if (!inPlace) {
-                    Check.sameType(call, stype, rtype);
-                }
-                rc = scaled(rcounts, rtype);
-                rd = scaled(displs, rtype);
-            }
-            Datatype type = isRoot ? rtype : stype;
-            int sunits = inPlace && isRoot ? 0 : scount * stype.units();
-            Collectives.gatherv(k.team, k.rank, sbuf, soff, sunits, rbuf, roff, rc, rd, type.basic, root, inPlace,
-                k.request, call);
-            return k.result();
-        } catch (MPIException e) {
-            throw c.raise(e);
+        Invocation k = new Invocation(c, call, nonBlocking);
+        Check.root(call, root, k.size);
+        boolean isRoot = k.rank == root;
+        if (!(inPlace && isRoot)) {
+            Check.buffer(call, "send buffer", sbuf, soff, scount, units(stype), stype);
         }
+        int[] rc = null;
+        int[] rd = null;
+        if (isRoot) {
+            Check.counts(call, "recvcounts", rcounts, k.size);
+            Check.displs(call, "displs", displs, rcounts, "receive buffer", rbuf, roff, rtype, k.size);
+            Check.writable(call, rbuf);
+            if (!inPlace) {
+                Check.sameType(call, stype, rtype);
+            }
+            rc = scaled(rcounts, rtype);
+            rd = scaled(displs, rtype);
+        }
+        Datatype type = isRoot ? rtype : stype;
+        int sunits = inPlace && isRoot ? 0 : scount * stype.units();
+        Collectives.gatherv(k.team, k.rank, sbuf, soff, sunits, rbuf, roff, rc, rd, type.basic, root, inPlace,
+            k.request, call, k.shows(-1, type));
+        return k.result();
     }
 
     static Request scatter(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, int scount,
                            Datatype stype, Object rbuf, int roff, int rcount, Datatype rtype, int root,
                            boolean inPlace) {
-        try {
-            Invocation k = new Invocation(c, call, nonBlocking);
-            Check.root(call, root, k.size);
-            boolean isRoot = k.rank == root;
-            if (isRoot) {
-                Check.buffer(call, "send buffer", sbuf, soff, scount, units(stype) * k.size, stype);
-                if (!inPlace) {
-                    sameSignature(call, scount, stype, rcount, rtype);
-                }
+        Invocation k = new Invocation(c, call, nonBlocking);
+        Check.root(call, root, k.size);
+        boolean isRoot = k.rank == root;
+        if (isRoot) {
+            Check.buffer(call, "send buffer", sbuf, soff, scount, units(stype) * k.size, stype);
+            if (!inPlace) {
+                sameSignature(call, scount, stype, rcount, rtype);
             }
-            if (!(inPlace && isRoot)) {
-                Check.buffer(call, "receive buffer", rbuf, roff, rcount, units(rtype), rtype);
-                Check.writable(call, rbuf);
-            }
-            Datatype type = isRoot ? stype : rtype;
-            int units = isRoot ? scount * stype.units() : rcount * rtype.units();
-            Collectives.scatter(k.team, k.rank, sbuf, soff, rbuf, roff, units, type.basic, root, inPlace, k.request,
-                call);
-            return k.result();
-        } catch (MPIException e) {
-            throw c.raise(e);
         }
+        if (!(inPlace && isRoot)) {
+            Check.buffer(call, "receive buffer", rbuf, roff, rcount, units(rtype), rtype);
+            Check.writable(call, rbuf);
+        }
+        Datatype type = isRoot ? stype : rtype;
+        int units = isRoot ? scount * stype.units() : rcount * rtype.units();
+        Collectives.scatter(k.team, k.rank, sbuf, soff, rbuf, roff, units, type.basic, root, inPlace, k.request, call,
+            k.shows(isRoot ? scount : rcount, type));
+        return k.result();
     }
 
     static Request scatterv(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, int[] scounts,
                             int[] displs, Datatype stype, Object rbuf, int roff, int rcount, Datatype rtype, int root,
                             boolean inPlace) {
-        try {
-            Invocation k = new Invocation(c, call, nonBlocking);
-            Check.root(call, root, k.size);
-            boolean isRoot = k.rank == root;
-            int[] sc = null;
-            int[] sd = null;
-            if (isRoot) {
-                Check.counts(call, "sendcounts", scounts, k.size);
-                Check.displs(call, "displs", displs, scounts, "send buffer", sbuf, soff, stype, k.size);
-                if (!inPlace) {
-                    Check.sameType(call, stype, rtype);
-                }
-                sc = scaled(scounts, stype);
-                sd = scaled(displs, stype);
+        Invocation k = new Invocation(c, call, nonBlocking);
+        Check.root(call, root, k.size);
+        boolean isRoot = k.rank == root;
+        int[] sc = null;
+        int[] sd = null;
+        if (isRoot) {
+            Check.counts(call, "sendcounts", scounts, k.size);
+            Check.displs(call, "displs", displs, scounts, "send buffer", sbuf, soff, stype, k.size);
+            if (!inPlace) {
+                Check.sameType(call, stype, rtype);
             }
-            if (!(inPlace && isRoot)) {
-                Check.buffer(call, "receive buffer", rbuf, roff, rcount, units(rtype), rtype);
-                Check.writable(call, rbuf);
-            }
-            Datatype type = isRoot ? stype : rtype;
-            int runits = inPlace && isRoot ? 0 : rcount * rtype.units();
-            Collectives.scatterv(k.team, k.rank, sbuf, soff, sc, sd, rbuf, roff, runits, type.basic, root, inPlace,
-                k.request, call);
-            return k.result();
-        } catch (MPIException e) {
-            throw c.raise(e);
+            sc = scaled(scounts, stype);
+            sd = scaled(displs, stype);
         }
+        if (!(inPlace && isRoot)) {
+            Check.buffer(call, "receive buffer", rbuf, roff, rcount, units(rtype), rtype);
+            Check.writable(call, rbuf);
+        }
+        Datatype type = isRoot ? stype : rtype;
+        int runits = inPlace && isRoot ? 0 : rcount * rtype.units();
+        Collectives.scatterv(k.team, k.rank, sbuf, soff, sc, sd, rbuf, roff, runits, type.basic, root, inPlace,
+            k.request, call, k.shows(-1, type));
+        return k.result();
     }
 
     static Request allgather(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, int scount,
                              Datatype stype, Object rbuf, int roff, int rcount, Datatype rtype, boolean inPlace) {
-        try {
-            Invocation k = new Invocation(c, call, nonBlocking);
-            if (!inPlace) {
-                Check.buffer(call, "send buffer", sbuf, soff, scount, units(stype), stype);
-            }
-            receiveBuffer(call, rbuf, roff, rcount, rtype, k.size);
-            if (!inPlace) {
-                sameSignature(call, scount, stype, rcount, rtype);
-            }
-            Collectives.allgather(k.team, k.rank, sbuf, soff, rbuf, roff, rcount * rtype.units(), rtype.basic, inPlace,
-                k.request, call);
-            return k.result();
-        } catch (MPIException e) {
-            throw c.raise(e);
+        Invocation k = new Invocation(c, call, nonBlocking);
+        if (!inPlace) {
+            Check.buffer(call, "send buffer", sbuf, soff, scount, units(stype), stype);
         }
+        receiveBuffer(call, rbuf, roff, rcount, rtype, k.size);
+        if (!inPlace) {
+            sameSignature(call, scount, stype, rcount, rtype);
+        }
+        Collectives.allgather(k.team, k.rank, sbuf, soff, rbuf, roff, rcount * rtype.units(), rtype.basic, inPlace,
+            k.request, call, k.shows(rcount, rtype));
+        return k.result();
     }
 
     static Request allgatherv(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, int scount,
                               Datatype stype, Object rbuf, int roff, int[] rcounts, int[] displs, Datatype rtype,
                               boolean inPlace) {
-        try {
-            Invocation k = new Invocation(c, call, nonBlocking);
-            if (!inPlace) {
-                Check.buffer(call, "send buffer", sbuf, soff, scount, units(stype), stype);
-                Check.sameType(call, stype, rtype);
-            }
-            Check.counts(call, "recvcounts", rcounts, k.size);
-            Check.displs(call, "displs", displs, rcounts, "receive buffer", rbuf, roff, rtype, k.size);
-            Check.writable(call, rbuf);
-            int sunits = inPlace ? 0 : scount * stype.units();
-            Collectives.allgatherv(k.team, k.rank, sbuf, soff, sunits, rbuf, roff, scaled(rcounts, rtype),
-                scaled(displs, rtype), rtype.basic, inPlace, k.request, call);
-            return k.result();
-        } catch (MPIException e) {
-            throw c.raise(e);
+        Invocation k = new Invocation(c, call, nonBlocking);
+        if (!inPlace) {
+            Check.buffer(call, "send buffer", sbuf, soff, scount, units(stype), stype);
+            Check.sameType(call, stype, rtype);
         }
+        Check.counts(call, "recvcounts", rcounts, k.size);
+        Check.displs(call, "displs", displs, rcounts, "receive buffer", rbuf, roff, rtype, k.size);
+        Check.writable(call, rbuf);
+        int sunits = inPlace ? 0 : scount * stype.units();
+        Collectives.allgatherv(k.team, k.rank, sbuf, soff, sunits, rbuf, roff, scaled(rcounts, rtype),
+            scaled(displs, rtype), rtype.basic, inPlace, k.request, call, k.shows(-1, rtype));
+        return k.result();
     }
 
     static Request alltoall(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, int scount,
                             Datatype stype, Object rbuf, int roff, int rcount, Datatype rtype) {
-        try {
-            Invocation k = new Invocation(c, call, nonBlocking);
-            Check.buffer(call, "send buffer", sbuf, soff, scount, units(stype) * k.size, stype);
-            receiveBuffer(call, rbuf, roff, rcount, rtype, k.size);
-            sameSignature(call, scount, stype, rcount, rtype);
-            Collectives.alltoall(k.team, k.rank, sbuf, soff, rbuf, roff, rcount * rtype.units(), rtype.basic, k.request,
-                call);
-            return k.result();
-        } catch (MPIException e) {
-            throw c.raise(e);
-        }
+        Invocation k = new Invocation(c, call, nonBlocking);
+        Check.buffer(call, "send buffer", sbuf, soff, scount, units(stype) * k.size, stype);
+        receiveBuffer(call, rbuf, roff, rcount, rtype, k.size);
+        sameSignature(call, scount, stype, rcount, rtype);
+        Collectives.alltoall(k.team, k.rank, sbuf, soff, rbuf, roff, rcount * rtype.units(), rtype.basic, k.request,
+            call, k.shows(rcount, rtype));
+        return k.result();
     }
 
     static Request alltoallv(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, int[] scounts,
                              int[] sdispls, Datatype stype, Object rbuf, int roff, int[] rcounts, int[] rdispls,
                              Datatype rtype) {
-        try {
-            Invocation k = new Invocation(c, call, nonBlocking);
-            Check.counts(call, "sendcounts", scounts, k.size);
-            Check.displs(call, "sdispls", sdispls, scounts, "send buffer", sbuf, soff, stype, k.size);
-            Check.sameType(call, stype, rtype);
-            Check.counts(call, "recvcounts", rcounts, k.size);
-            Check.displs(call, "rdispls", rdispls, rcounts, "receive buffer", rbuf, roff, rtype, k.size);
-            Check.writable(call, rbuf);
-            Collectives.alltoallv(k.team, k.rank, sbuf, soff, scaled(scounts, stype), scaled(sdispls, stype), null,
-                rbuf, roff, scaled(rcounts, rtype), scaled(rdispls, rtype), null, rtype.basic, k.request, call);
-            return k.result();
-        } catch (MPIException e) {
-            throw c.raise(e);
-        }
+        Invocation k = new Invocation(c, call, nonBlocking);
+        Check.counts(call, "sendcounts", scounts, k.size);
+        Check.displs(call, "sdispls", sdispls, scounts, "send buffer", sbuf, soff, stype, k.size);
+        Check.sameType(call, stype, rtype);
+        Check.counts(call, "recvcounts", rcounts, k.size);
+        Check.displs(call, "rdispls", rdispls, rcounts, "receive buffer", rbuf, roff, rtype, k.size);
+        Check.writable(call, rbuf);
+        Collectives.alltoallv(k.team, k.rank, sbuf, soff, scaled(scounts, stype), scaled(sdispls, stype), null, rbuf,
+            roff, scaled(rcounts, rtype), scaled(rdispls, rtype), null, rtype.basic, k.request, call,
+            k.shows(-1, rtype));
+        return k.result();
     }
 
     /** Alltoallw (Open MPI): a datatype per peer, displacements in bytes. */
     static Request alltoallw(Comm c, String call, boolean nonBlocking, Object sbuf, int[] scounts, int[] sdispls,
                              Datatype[] stypes, Object rbuf, int[] rcounts, int[] rdispls, Datatype[] rtypes) {
-        try {
-            Invocation k = new Invocation(c, call, nonBlocking);
-            Check.counts(call, "sendcounts", scounts, k.size);
-            Check.counts(call, "recvcounts", rcounts, k.size);
-            Check.writable(call, rbuf);
-            int[] sc = new int[k.size];
-            int[] sd = new int[k.size];
-            int[] rc = new int[k.size];
-            int[] rd = new int[k.size];
-            BasicType[] st = new BasicType[k.size];
-            BasicType[] rt = new BasicType[k.size];
-            for (int j = 0; j < k.size; j++) {
-                st[j] = perPeer(call, "send", sbuf, scounts, sdispls, stypes, j, sc, sd);
-                rt[j] = perPeer(call, "receive", rbuf, rcounts, rdispls, rtypes, j, rc, rd);
-            }
-            Collectives.alltoallv(k.team, k.rank, sbuf, 0, sc, sd, st, rbuf, 0, rc, rd, rt, rt[0], k.request, call);
-            return k.result();
-        } catch (MPIException e) {
-            throw c.raise(e);
+        Invocation k = new Invocation(c, call, nonBlocking);
+        Check.counts(call, "sendcounts", scounts, k.size);
+        Check.counts(call, "recvcounts", rcounts, k.size);
+        Check.writable(call, rbuf);
+        int[] sc = new int[k.size];
+        int[] sd = new int[k.size];
+        int[] rc = new int[k.size];
+        int[] rd = new int[k.size];
+        BasicType[] st = new BasicType[k.size];
+        BasicType[] rt = new BasicType[k.size];
+        for (int j = 0; j < k.size; j++) {
+            st[j] = perPeer(call, "send", sbuf, scounts, sdispls, stypes, j, sc, sd);
+            rt[j] = perPeer(call, "receive", rbuf, rcounts, rdispls, rtypes, j, rc, rd);
         }
+        Collectives.alltoallv(k.team, k.rank, sbuf, 0, sc, sd, st, rbuf, 0, rc, rd, rt, rt[0], k.request, call, k);
+        return k.result();
     }
 
     /** Checks block {@code j} of an Alltoallw buffer; stores its count and index in storage units. */
@@ -322,95 +301,79 @@ final class Collective {
 
     static Request reduce(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, Object rbuf, int roff,
                           int count, Datatype type, Op op, int root, boolean inPlace) {
-        try {
-            Invocation k = new Invocation(c, call, nonBlocking);
-            Check.root(call, root, k.size);
-            boolean isRoot = k.rank == root;
-            Reduction r = Check.op(call, op, type);
-            if (!(inPlace && isRoot)) {
-                Check.buffer(call, "send buffer", sbuf, soff, count, units(type), type);
-            }
-            if (isRoot) {
-                Check.buffer(call, "receive buffer", rbuf, roff, count, units(type), type);
-                Check.writable(call, rbuf);
-            }
-            Collectives.reduce(k.team, k.rank, sbuf, soff, rbuf, roff, count * type.units(), type.basic, r, root,
-                inPlace, k.request, call);
-            return k.result();
-        } catch (MPIException e) {
-            throw c.raise(e);
+        Invocation k = new Invocation(c, call, nonBlocking);
+        Check.root(call, root, k.size);
+        boolean isRoot = k.rank == root;
+        Reduction r = Check.op(call, op, type);
+        if (!(inPlace && isRoot)) {
+            Check.buffer(call, "send buffer", sbuf, soff, count, units(type), type);
         }
+        if (isRoot) {
+            Check.buffer(call, "receive buffer", rbuf, roff, count, units(type), type);
+            Check.writable(call, rbuf);
+        }
+        Collectives.reduce(k.team, k.rank, sbuf, soff, rbuf, roff, count * type.units(), type.basic, r, root, inPlace,
+            k.request, call, k.shows(count, type));
+        return k.result();
     }
 
     static Request allreduce(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, Object rbuf, int roff,
                              int count, Datatype type, Op op, boolean inPlace) {
-        try {
-            Invocation k = new Invocation(c, call, nonBlocking);
-            Reduction r = Check.op(call, op, type);
-            if (!inPlace) {
-                Check.buffer(call, "send buffer", sbuf, soff, count, units(type), type);
-            }
-            Check.buffer(call, "receive buffer", rbuf, roff, count, units(type), type);
-            Check.writable(call, rbuf);
-            Collectives.allreduce(k.team, k.rank, sbuf, soff, rbuf, roff, count * type.units(), type.basic, r, inPlace,
-                k.request, call);
-            return k.result();
-        } catch (MPIException e) {
-            throw c.raise(e);
+        Invocation k = new Invocation(c, call, nonBlocking);
+        Reduction r = Check.op(call, op, type);
+        if (!inPlace) {
+            Check.buffer(call, "send buffer", sbuf, soff, count, units(type), type);
         }
+        Check.buffer(call, "receive buffer", rbuf, roff, count, units(type), type);
+        Check.writable(call, rbuf);
+        Collectives.allreduce(k.team, k.rank, sbuf, soff, rbuf, roff, count * type.units(), type.basic, r, inPlace,
+            k.request, call, k.shows(count, type));
+        return k.result();
     }
 
     /** Reduce_scatter with a count per rank; {@code counts == null}: every rank gets {@code blockCount}. */
     static Request reduceScatter(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, Object rbuf,
                                  int roff, int[] counts, int blockCount, Datatype type, Op op, boolean inPlace) {
-        try {
-            Invocation k = new Invocation(c, call, nonBlocking);
-            Reduction r = Check.op(call, op, type);
-            if (counts == null) {
-                if (blockCount < 0) {
-                    throw new MPIException(MPI.ERR_COUNT, call + ": count must be >= 0, was " + blockCount);
-                }
-                counts = new int[k.size];
-                java.util.Arrays.fill(counts, blockCount);
-            } else {
-                Check.counts(call, "recvcounts", counts, k.size);
+        Invocation k = new Invocation(c, call, nonBlocking);
+        Reduction r = Check.op(call, op, type);
+        if (counts == null) {
+            if (blockCount < 0) {
+                throw new MPIException(MPI.ERR_COUNT, call + ": count must be >= 0, was " + blockCount);
             }
-            long total = 0;
-            for (int j = 0; j < k.size; j++) {
-                total += counts[j];
-            }
-            if (total > Integer.MAX_VALUE / type.units()) {
-                throw new MPIException(MPI.ERR_COUNT, call + ": the counts add up to " + total + ", too many");
-            }
-            if (!inPlace) {
-                Check.buffer(call, "send buffer", sbuf, soff, (int) total, units(type), type);
-            }
-            Check.buffer(call, "receive buffer", rbuf, roff, inPlace ? (int) total : counts[k.rank], units(type), type);
-            Check.writable(call, rbuf);
-            Collectives.reduceScatter(k.team, k.rank, sbuf, soff, rbuf, roff, scaled(counts, type), type.basic, r,
-                inPlace, k.request, call);
-            return k.result();
-        } catch (MPIException e) {
-            throw c.raise(e);
+            counts = new int[k.size];
+            java.util.Arrays.fill(counts, blockCount);
+        } else {
+            Check.counts(call, "recvcounts", counts, k.size);
         }
+        long total = 0;
+        for (int j = 0; j < k.size; j++) {
+            total += counts[j];
+        }
+        if (total > Integer.MAX_VALUE / type.units()) {
+            throw new MPIException(MPI.ERR_COUNT, call + ": the counts add up to " + total + ", too many");
+        }
+        if (!inPlace) {
+            Check.buffer(call, "send buffer", sbuf, soff, (int) total, units(type), type);
+        }
+        Check.buffer(call, "receive buffer", rbuf, roff, inPlace ? (int) total : counts[k.rank], units(type), type);
+        Check.writable(call, rbuf);
+        Collectives.reduceScatter(k.team, k.rank, sbuf, soff, rbuf, roff, scaled(counts, type), type.basic, r, inPlace,
+            k.request, call, k.shows(-1, type));
+        return k.result();
     }
 
     static Request scan(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, Object rbuf, int roff,
                         int count, Datatype type, Op op, boolean exclusive, boolean inPlace) {
-        try {
-            Invocation k = new Invocation(c, call, nonBlocking);
-            Reduction r = Check.op(call, op, type);
-            if (!inPlace) {
-                Check.buffer(call, "send buffer", sbuf, soff, count, units(type), type);
-            }
-            Check.buffer(call, "receive buffer", rbuf, roff, count, units(type), type);
-            Check.writable(call, rbuf);
-            Collectives.scan(k.team, k.rank, sbuf, soff, rbuf, roff, count * type.units(), type.basic, r, exclusive,
-                inPlace, k.request, call);
-            return k.result();
-        } catch (MPIException e) {
-            throw c.raise(e);
+        Invocation k = new Invocation(c, call, nonBlocking);
+        Reduction r = Check.op(call, op, type);
+        if (!inPlace) {
+            Check.buffer(call, "send buffer", sbuf, soff, count, units(type), type);
         }
+        Check.buffer(call, "receive buffer", rbuf, roff, count, units(type), type);
+        Check.writable(call, rbuf);
+        Collectives.scan(k.team, k.rank, sbuf, soff, rbuf, roff, count * type.units(), type.basic, r, exclusive,
+            inPlace, k.request, call, k.shows(count, type));
+        return k.result();
     }
 
     /** MPI_Reduce_local: {@code inout = in op inout}, no communication. */

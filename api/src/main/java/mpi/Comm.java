@@ -438,7 +438,9 @@ public abstract class Comm implements Freeable, Cloneable {
         try {
             Rank me = rank(call);
             SendRequest op = startSend(call, me, buf, offset, count, type, dest, tag, mode);
-            return new Request(me, op, op == null ? Status.procNull() : null, this);
+            Request r = new Request(me, op, op == null ? Status.procNull() : null, this);
+            RequestAudit.send(r, call, this, dest, tag, buf, offset, count, type);
+            return r;
         } catch (MPIException e) {
             throw raise(e);
         }
@@ -465,7 +467,9 @@ public abstract class Comm implements Freeable, Cloneable {
         try {
             Rank me = rank(call);
             RecvRequest op = startRecv(call, me, buf, offset, count, type, source, tag);
-            return new Request(me, op, op == null ? Status.procNull() : null, this);
+            Request r = new Request(me, op, op == null ? Status.procNull() : null, this);
+            RequestAudit.receive(r, call, this, source, tag, count, type);
+            return r;
         } catch (MPIException e) {
             throw raise(e);
         }

@@ -53,7 +53,8 @@ final class CommCreation {
         Job job = me.job();
         int[] mine = {color, key, rank == 0 ? job.allocateContexts(2 * size) : 0};
         int[] all = new int[3 * size];
-        Collectives.allgather(parent.team(me), rank, mine, 0, all, 0, 3, BasicType.INT, false, null, call);
+        Collectives.allgather(parent.team(me), rank, mine, 0, all, 0, 3, BasicType.INT, false, null, call,
+            "color=" + color + ", key=" + key);
         if (color == MPI.UNDEFINED) {
             return null;
         }

@@ -143,7 +143,7 @@ final class IntercommCreation {
             contexts[0] = me.job().allocateContexts(2);
             contexts[1] = leaders(call, me, original, new int[] {contexts[0]}, 1)[0];
         }
-        Collectives.bcast(original.team(me), rank, contexts, 0, 2, BasicType.INT, 0, null, call);
+        Collectives.bcast(original.team(me), rank, contexts, 0, 2, BasicType.INT, 0, null, call, "");
         Intercomm copy = made(me, original.members(me), rank, original.remoteMembers(), contexts[0], contexts[1],
             original.label(me) + "." + call + "()");
         return original.withAttributesOf(me, copy);
@@ -169,7 +169,7 @@ final class IntercommCreation {
             agreed[1] = in[0];
             agreed[2] = lowerLeader ? offer : in[1];
         }
-        Collectives.bcast(ic.team(me), rank, agreed, 0, 3, BasicType.INT, 0, null, call);
+        Collectives.bcast(ic.team(me), rank, agreed, 0, 3, BasicType.INT, 0, null, call, "high=" + high);
         boolean localHigh = agreed[0] != 0;
         if (localHigh != high) {
             throw new MPIException(MPI.ERR_ARG, call + ": high is " + high + " here but " + localHigh

@@ -38,6 +38,7 @@ public class Prequest extends Request {
         op = started.op;
         preset = started.preset;
         comm = started.comm;
+        audit = started.audit;
     }
 
     public static void Startall(Prequest[] requests) {

@@ -23,6 +23,8 @@ public class Request {
     org.mpjlite.smpdev.Request op;
     /** A status that completed without an operation (a PROC_NULL peer), or null. */
     Status preset;
+    /** What {@code --check} keeps about the call until the request completes; null otherwise. */
+    RequestAudit audit;
     private boolean isNull;
     /** The communicator whose error handler the operation's error goes through; null: none. */
     Comm comm;
@@ -62,9 +64,13 @@ public class Request {
         return true;
     }
 
-    /** Collects the status of a complete request and deactivates it; throws the operation's error. */
+    /**
+     * Collects the status of a complete request and deactivates it; throws the operation's error,
+     * or under {@code --check} an error if a send buffer changed while the send was pending.
+     */
     Status collect() {
         org.mpjlite.smpdev.Request r = op;
+        RequestAudit a = audit;
         Status s;
         if (r != null) {
             s = Status.of(r);
@@ -75,7 +81,12 @@ public class Request {
         }
         op = null;
         preset = null;
+        audit = null;
         deactivate();
+        if (a != null) {
+            a.close(rank);
+            a.verifyBuffer();
+        }
         if (r != null && r.failed()) {
             RuntimeException e = r.error();
             throw comm != null && e instanceof MPIException ? comm.raise((MPIException) e) : e;
@@ -117,6 +128,10 @@ public class Request {
 
     /** Releases the request; a pending operation still completes. */
     public void Free() {
+        if (audit != null) {
+            audit.close(rank);
+            audit = null;
+        }
         op = null;
         preset = null;
         isNull = true;

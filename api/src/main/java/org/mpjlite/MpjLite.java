@@ -98,6 +98,16 @@ public final class MpjLite {
             return this;
         }
 
+        /**
+         * Turns the costly misuse checks on, as {@code mpjrun --check}: the user's line of every
+         * non-blocking call and send in reports, send buffers changed while their non-blocking
+         * send is pending, requests never completed; off by default.
+         */
+        public Options check(boolean on) {
+            config.check(on);
+            return this;
+        }
+
         /** Turns the deadlock detector off (it is on by default). */
         public Options deadlockDetection(boolean on) {
             config.deadlockDetection(on);

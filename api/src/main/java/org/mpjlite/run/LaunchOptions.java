@@ -58,6 +58,10 @@ final class LaunchOptions {
         "                               (same as --eager-threshold 0), so a program that only works",
         "                               because small sends are buffered deadlocks, and is reported",
         "  --timeout SECONDS            stop the job after SECONDS with a report of every rank",
+        "  --check                      costly misuse checks: a send buffer changed while its",
+        "                               non-blocking send is pending is an error; requests never",
+        "                               completed are listed at Finalize; reports name the line of",
+        "                               every non-blocking call and of the send of a mismatched message",
         "  -h, --help                   print this help and exit",
         "  --version                    print the MPJ Lite version and exit",
         "",
@@ -107,6 +111,9 @@ final class LaunchOptions {
                     return new LaunchOptions(Action.VERSION, null, null, null, List.of());
                 case "--sync-sends":
                     config.eagerThreshold(0);
+                    continue;
+                case "--check":
+                    config.check(true);
                     continue;
                 default:
                     break;

@@ -69,7 +69,11 @@ public final class MpjRun {
         String[] args = options.programArgs().toArray(new String[0]);
         try (program) {
             JobConfig config = options.config().toBuilder().warnings(w -> err.println("mpjrun: warning: " + w)).build();
-            JobResult result = Job.run(config, rank -> program.runRank(rank, args));
+            Job job = Job.create(config);
+            JobResult result;
+            try (StatusSignal status = StatusSignal.install(job, err)) {
+                result = job.run(rank -> program.runRank(rank, args));
+            }
             if (!result.succeeded()) {
                 FailureReport.print(result.failure(), err);
             }

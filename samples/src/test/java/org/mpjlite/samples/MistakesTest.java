@@ -95,4 +95,62 @@ class MistakesTest {
         assertTrue(d.err().contains("MPI_ERR_TYPE: Send: datatype MPI.DOUBLE does not match the buffer, a int[]"),
             d.err());
     }
+
+    private static final String SAME_COLLECTIVES = " (every rank of the communicator must call the same collectives"
+        + " in the same order, with the same root, type signature and operation)";
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3, 8})
+    void mismatchedCollectivesNameBothCallsRanksAndLines(int ranks) {
+        Outcome o = mpjrun("-np", String.valueOf(ranks), "mistakes.MismatchedCollectives");
+        assertEquals(1, o.exitCode(), o.err());
+        assertTrue(o.err().contains(" failed: mpi.MPIException: MPI_ERR_NOT_SAME: "), o.err());
+        assertTrue(o.err().contains(": collective calls do not match: Bcast(root=0, count=4, MPI.INT) at "
+            + "MismatchedCollectives.java:16 on rank 0 does not match Barrier() at MismatchedCollectives.java:18 on "
+            + "rank 1" + SAME_COLLECTIVES), o.err());
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3, 8})
+    void wrongRootNamesTwoRoots(int ranks) {
+        Outcome o = mpjrun("-np", String.valueOf(ranks), "mistakes.WrongRoot");
+        assertEquals(1, o.exitCode(), o.err());
+        assertTrue(o.err().contains("MPI_ERR_ROOT: Bcast on rank "), o.err());
+        assertTrue(o.err().contains(": collective calls do not match: Bcast(root=0, count=1, MPI.INT) at "
+            + "WrongRoot.java:16 on rank 0 does not match Bcast(root=1, count=1, MPI.INT) at WrongRoot.java:16 on "
+            + "rank 1" + SAME_COLLECTIVES), o.err());
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3, 8})
+    void modifiedSendBufferIsCaughtUnderCheckOnly(int ranks) {
+        String n = String.valueOf(ranks);
+        Outcome plain = mpjrun("-np", n, "mistakes.ModifiedSendBuffer");
+        assertEquals(0, plain.exitCode(), plain.err());
+        Outcome o = mpjrun("-np", n, "--check", "mistakes.ModifiedSendBuffer");
+        assertEquals(1, o.exitCode(), o.err());
+        assertTrue(o.err().contains("mpjrun: rank 0 failed: mpi.MPIException: MPI_ERR_BUFFER: Isend(dest=1, tag=0, "
+            + "comm=MPI.COMM_WORLD, count=3, MPI.DOUBLE) at ModifiedSendBuffer.java:19: the send buffer (3 MPI.DOUBLE "
+            + "elements of a double[] from index 0) changed while the send was pending"), o.err());
+        assertTrue(o.err().contains("at mistakes.ModifiedSendBuffer.main(ModifiedSendBuffer.java:21)"), o.err());
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3, 8})
+    void pendingAtFinalizeWarnsAndFailsUnderCheck(int ranks) {
+        String n = String.valueOf(ranks);
+        Outcome plain = mpjrun("-np", n, "mistakes.PendingAtFinalize");
+        assertEquals(0, plain.exitCode(), plain.err());
+        assertTrue(plain.err().contains("mpjrun: warning: rank 0 called Finalize (PendingAtFinalize.java:20) with 1 "
+            + "receive that never matched: Irecv(source=1, tag=1, comm=MPI.COMM_WORLD, count=1, MPI.INT); and 1 send "
+            + "nobody received: Issend(dest=1, tag=2, comm=MPI.COMM_WORLD, count=1, MPI.INT; waiting for a matching "
+            + "receive)\n"), plain.err());
+        Outcome o = mpjrun("-np", n, "--check", "mistakes.PendingAtFinalize");
+        assertEquals(1, o.exitCode(), o.err());
+        assertTrue(o.err().contains("mpjrun: rank 0 failed: mpi.MPIException: MPI_ERR_PENDING: rank 0 called Finalize "
+            + "(PendingAtFinalize.java:20) with 2 requests never completed with a wait or a test: Irecv(source=1, "
+            + "tag=1, comm=MPI.COMM_WORLD, count=1, MPI.INT) at PendingAtFinalize.java:17 (still pending); "
+            + "Issend(dest=1, tag=2, comm=MPI.COMM_WORLD, count=1, MPI.INT) at PendingAtFinalize.java:18 (still "
+            + "pending)"), o.err());
+    }
 }

@@ -57,16 +57,31 @@ public final class Job {
      * when every rank has returned, or when the job failed and the ranks were given their grace.
      */
     public static JobResult run(JobConfig config, RankTask task) {
-        Job job = new Job(config);
-        return job.runAll(task);
+        return new Job(config).run(task);
     }
 
     /**
-     * A job whose ranks are driven by the caller's own threads, with no rank threads started: for
-     * stress tests and benchmarks that call the device directly. Ranks need not call Init.
+     * A job not started yet: {@link #run(RankTask) run} its ranks as threads (as the static
+     * {@code run} does, for a caller that needs the job while it runs), or drive its ranks from the
+     * caller's own threads, for stress tests and benchmarks that call the device directly (ranks
+     * then need not call Init).
      */
     public static Job create(JobConfig config) {
         return new Job(config);
+    }
+
+    /** Runs this job's ranks, one thread each running {@code task}, as {@link #run(JobConfig, RankTask)}. */
+    public JobResult run(RankTask task) {
+        return runAll(task);
+    }
+
+    /**
+     * Where every rank stands now (its blocking call and the user's line, or that it runs or has
+     * finished; messages waiting for it; the wait-for cycle), under {@code headline}: the report of
+     * a time limit, for a status request while the job goes on. Safe from any thread.
+     */
+    public String describeRanks(String headline) {
+        return JobReport.describe(this, headline);
     }
 
     /**

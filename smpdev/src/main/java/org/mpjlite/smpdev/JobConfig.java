@@ -22,6 +22,7 @@ public final class JobConfig {
     private final Duration shutdownGrace;
     private final boolean deadlockDetection;
     private final Duration timeout;
+    private final boolean check;
     private final java.util.function.Consumer<String> warnings;
 
     private JobConfig(Builder b) {
@@ -34,6 +35,7 @@ public final class JobConfig {
         this.shutdownGrace = b.shutdownGrace;
         this.deadlockDetection = b.deadlockDetection;
         this.timeout = b.timeout;
+        this.check = b.check;
         this.warnings = b.warnings;
     }
 
@@ -44,7 +46,7 @@ public final class JobConfig {
     public Builder toBuilder() {
         return new Builder().ranks(ranks).matching(matching).eagerThreshold(eagerThreshold)
             .pool(poolStrategy, storageKind).waitMode(waitMode).shutdownGrace(shutdownGrace)
-            .deadlockDetection(deadlockDetection).timeout(timeout)
+            .deadlockDetection(deadlockDetection).timeout(timeout).check(check)
             .warnings(warnings);
     }
 
@@ -87,6 +89,16 @@ public final class JobConfig {
         return timeout;
     }
 
+    /**
+     * Whether the costly misuse checks are on ({@code mpjrun --check}): the user's line of every
+     * non-blocking call and send is recorded for reports, send buffers of non-blocking sends are
+     * checksummed to find writes while the send is pending, requests never completed are listed at
+     * Finalize, and Finalize with operations still pending is an error instead of a warning.
+     */
+    public boolean check() {
+        return check;
+    }
+
     /** Where warnings about a misused job go (one message per call); standard error by default. */
     public java.util.function.Consumer<String> warnings() {
         return warnings;
@@ -109,6 +121,7 @@ public final class JobConfig {
         private Duration shutdownGrace = Duration.ofSeconds(2);
         private boolean deadlockDetection = true;
         private Duration timeout;
+        private boolean check;
         private java.util.function.Consumer<String> warnings = w -> System.err.println("mpjrun: warning: " + w);
 
         private Builder() {
@@ -160,6 +173,12 @@ public final class JobConfig {
         /** A time limit for the whole job; null or zero for none. */
         public Builder timeout(Duration limit) {
             this.timeout = limit == null || limit.isZero() ? null : limit;
+            return this;
+        }
+
+        /** Turns the costly misuse checks on (see {@link JobConfig#check()}); off by default. */
+        public Builder check(boolean on) {
+            this.check = on;
             return this;
         }
 

@@ -75,9 +75,9 @@ final class JobReport {
     }
 
     private static void appendSite(StringBuilder out, Thread t, String indent) {
-        StackTraceElement site = t == null ? null : userFrame(t);
+        StackTraceElement site = t == null ? null : CallSite.of(t);
         if (site != null) {
-            out.append(indent).append("          at ").append(format(site)).append('\n');
+            out.append(indent).append("          at ").append(CallSite.frame(site)).append('\n');
         }
     }
 
@@ -98,28 +98,5 @@ final class JobReport {
         return "source=" + (source == Envelope.ANY_SOURCE ? "MPI.ANY_SOURCE" : String.valueOf(source))
             + ", tag=" + (tag == Envelope.ANY_TAG ? "MPI.ANY_TAG" : String.valueOf(tag))
             + ", comm=" + job.contextName(context);
-    }
-
-    /** {@code Class.method(File.java:12)}, without the class loader prefix a loader name adds. */
-    private static String format(StackTraceElement e) {
-        String where = e.getFileName() == null ? "Unknown Source"
-            : e.getLineNumber() >= 0 ? e.getFileName() + ":" + e.getLineNumber() : e.getFileName();
-        return e.getClassName() + "." + e.getMethodName() + "(" + where + ")";
-    }
-
-    /**
-     * The first frame of the thread, from the top, outside the JDK and MPJ Lite's MPI layers: the
-     * user's code. (The launcher's frames lie below it and are never reached.)
-     */
-    static StackTraceElement userFrame(Thread t) {
-        for (StackTraceElement e : t.getStackTrace()) {
-            String c = e.getClassName();
-            if (!(c.startsWith("java.") || c.startsWith("jdk.") || c.startsWith("sun.") || c.startsWith("mpi.")
-                || c.startsWith("org.mpjlite.smpdev.") || c.startsWith("org.mpjlite.queues.")
-                || c.startsWith("mpjbuf.") || c.startsWith("org.jctools."))) {
-                return e;
-            }
-        }
-        return null;
     }
 }

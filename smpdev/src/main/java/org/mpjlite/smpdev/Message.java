@@ -19,6 +19,9 @@ public final class Message extends Envelope {
     SendRequest sender;
     BsendBuffer bsendBuffer;
     int bsendBytes;
+    /** The send call, for reports; and its user line, taken under {@link JobConfig#check()} only. */
+    String call;
+    StackTraceElement site;
 
     Message(int context, int source, int tag, BasicType type, int count) {
         super(context, source, tag);
@@ -65,6 +68,11 @@ public final class Message extends Envelope {
     String describe(Job job) {
         return "(source=" + source + ", tag=" + tag + ", comm=" + job.contextName(context) + ", "
             + (long) count * type.size() + " bytes)";
+    }
+
+    /** {@code Send(count=4, MPI.INT) at Main.java:9}: the call that sent it, for error messages. */
+    String describeSend() {
+        return call + "(count=" + count + ", " + type.mpiName() + ")" + CallSite.at(site);
     }
 
     @Override

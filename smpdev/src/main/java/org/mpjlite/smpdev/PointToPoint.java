@@ -32,6 +32,10 @@ public final class PointToPoint {
     public static SendRequest isend(Rank me, Rank dest, int context, int source, int tag, Object buffer, int index,
                                     int count, BasicType type, SendMode mode, String call) {
         Message m = new Message(context, source, tag, type, count);
+        m.call = call;
+        if (me.job().config().check()) {
+            m.site = CallSite.here();
+        }
         Mailbox<Message, RecvRequest> box = dest.mailbox();
         RecvRequest posted = box.matchPosted(m);
         if (posted != null) {
@@ -66,6 +70,9 @@ public final class PointToPoint {
     public static RecvRequest irecv(Rank me, int context, int source, int tag, Object buffer, int index,
                                     int capacity, BasicType type, String call) {
         RecvRequest r = new RecvRequest(me, context, source, tag, buffer, index, capacity, type, call);
+        if (me.job().config().check()) {
+            r.site = CallSite.here();
+        }
         me.mailbox().post(r);
         return r;
     }

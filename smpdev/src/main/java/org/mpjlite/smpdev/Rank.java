@@ -56,6 +56,8 @@ public final class Rank {
     /** Set once the rank's main thread has returned or thrown. */
     private volatile boolean finished;
     private final SendRequest completedSend;
+    /** Requests the program has not completed, under {@code --check} only; else null. */
+    private final OpenRequests openRequests;
 
     Rank(Job job, int id) {
         this.job = job;
@@ -65,6 +67,7 @@ public final class Rank {
             ? new LockedMailbox<>(transfer)
             : new LockFreeMailbox<>(transfer);
         this.completedSend = SendRequest.completed(this);
+        this.openRequests = job.config().check() ? new OpenRequests() : null;
     }
 
     /** The rank bound to the calling thread, or null. */
@@ -176,43 +179,19 @@ public final class Rank {
         return requiredThreadLevel;
     }
 
-    /** MPI_Finalize. */
+    /**
+     * MPI_Finalize. What the rank leaves behind is reported first ({@link FinalizeReport}); under
+     * {@code --check}, operations still pending make it fail, with MPI still usable.
+     */
     public void finish(String call) {
         checkInitialized(call);
+        FinalizeReport.check(this, call);
         lifecycle = FINALIZED;
-        warnAboutLeftovers(call);
     }
 
-    /**
-     * A rank that finalizes with messages it never received, or receives that never matched, has a
-     * bug the program's output may not show: say so, with the line of the Finalize call.
-     */
-    private void warnAboutLeftovers(String call) {
-        java.util.List<Message> unreceived = mailbox.unexpectedSnapshot();
-        java.util.List<RecvRequest> unmatched = mailbox.postedSnapshot();
-        if (unreceived.isEmpty() && unmatched.isEmpty()) {
-            return;
-        }
-        StringBuilder w = new StringBuilder("rank ").append(id).append(" called ").append(call);
-        StackTraceElement site = JobReport.userFrame(Thread.currentThread());
-        if (site != null) {
-            w.append(" (").append(site.getFileName()).append(':').append(site.getLineNumber()).append(')');
-        }
-        if (!unreceived.isEmpty()) {
-            w.append(" with ").append(unreceived.size()).append(unreceived.size() == 1 ? " message" : " messages")
-                .append(" it never received:");
-            for (Message m : unreceived) {
-                w.append(' ').append(m.describe(job));
-            }
-        }
-        if (!unmatched.isEmpty()) {
-            w.append(unreceived.isEmpty() ? " with " : "; and ").append(unmatched.size())
-                .append(unmatched.size() == 1 ? " receive" : " receives").append(" that never matched:");
-            for (RecvRequest r : unmatched) {
-                w.append(' ').append(r.call).append('(').append(r.describe(job)).append(')');
-            }
-        }
-        job.config().warnings().accept(w.toString());
+    /** The requests the program has not completed, under {@link JobConfig#check()}; null otherwise. */
+    public OpenRequests openRequests() {
+        return openRequests;
     }
 
     public boolean isInitialized() {

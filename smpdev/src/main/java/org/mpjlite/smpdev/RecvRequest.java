@@ -10,6 +10,8 @@ public final class RecvRequest extends Request {
     final int capacity;
     final BasicType type;
     final String call;
+    /** The user's line of the receive, taken under {@link JobConfig#check()} only; else null. */
+    StackTraceElement site;
 
     RecvRequest(Rank owner, int context, int source, int tag, Object buffer, int index, int capacity,
                 BasicType type, String call) {

@@ -22,9 +22,10 @@ final class Transfer implements MatchHandler<Message, RecvRequest> {
     public void matched(RecvRequest r, Message m) {
         try {
             if (!r.type.receives(m.type)) {
-                r.fail(ErrorClass.ERR_TYPE, r.call + " on rank " + r.owner.id() + ": message from rank "
-                    + m.source() + " with tag " + m.tag() + " carries " + m.type.mpiName()
-                    + " elements but the receive expects " + r.type.mpiName(), m.source(), m.tag(), 0, m.type);
+                r.fail(ErrorClass.ERR_TYPE, r.call + " on rank " + r.owner.id() + CallSite.at(r.site)
+                    + ": message from rank " + m.source() + " with tag " + m.tag() + ", sent by " + m.describeSend()
+                    + ", carries " + m.type.mpiName() + " elements but the receive expects " + r.type.mpiName()
+                    + " (the type signatures of a send and its receive must match)", m.source(), m.tag(), 0, m.type);
             } else if (m.count > r.capacity) {
                 m.copyTo(r.buffer, r.index, r.capacity);
                 r.fail(ErrorClass.ERR_TRUNCATE, r.call + " on rank " + r.owner.id() + ": message of "

@@ -44,12 +44,12 @@ public abstract class CollectivesBackToBack {
         Team team = Team.world(job.rank(rank), COLLECTIVE_CONTEXT);
         int[] in = {rank + 1};
         int[] out = new int[1];
-        Collectives.allreduce(team, rank, in, 0, out, 0, 1, BasicType.INT, SUM, false, null, "Allreduce");
+        Collectives.allreduce(team, rank, in, 0, out, 0, 1, BasicType.INT, SUM, false, null, "Allreduce", "");
         int first = out[0];
         int[] value = {rank == 1 ? 7 : 0};
-        Collectives.bcast(team, rank, value, 0, 1, BasicType.INT, 1, null, "Bcast");
+        Collectives.bcast(team, rank, value, 0, 1, BasicType.INT, 1, null, "Bcast", "");
         in[0] = 10 * (rank + 1) + value[0];
-        Collectives.allreduce(team, rank, in, 0, out, 0, 1, BasicType.INT, SUM, false, null, "Allreduce");
+        Collectives.allreduce(team, rank, in, 0, out, 0, 1, BasicType.INT, SUM, false, null, "Allreduce", "");
         return first * 10000 + value[0] * 100 + out[0];
     }
 

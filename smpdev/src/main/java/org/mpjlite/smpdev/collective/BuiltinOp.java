@@ -45,6 +45,11 @@ public enum BuiltinOp {
     /** One operation bound to one layout. */
     private record Builtin(BuiltinOp op, Layout layout) implements Reduction {
         @Override
+        public BuiltinOp builtin() {
+            return op;
+        }
+
+        @Override
         public void combine(Object in, int inIndex, Object inout, int inoutIndex, int units) {
             if (op == NO_OP) {
                 return;

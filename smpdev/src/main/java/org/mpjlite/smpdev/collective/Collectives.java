@@ -14,9 +14,12 @@ import org.mpjlite.smpdev.ErrorClass;
  * to finish reading; larger ones are read in place and their owner waits until everyone has.
  *
  * <p>Each method runs member {@code me}'s side of one collective; every member of the team calls
- * the same method with matching arguments. With {@code request == null} it blocks until the
- * member's results are in place and its buffers are free; otherwise it returns at once and the
- * request completes when that holds (the last member to arrive does the work).
+ * the same method with matching arguments, or every member fails with an error that says how the
+ * calls differ ({@link Team}); {@code call} names the call in errors and {@code arguments}, whose
+ * toString() lists the count and datatype as the user gave them, completes it in that report. With
+ * {@code request == null} it blocks until the member's results are in place and its buffers are
+ * free; otherwise it returns at once and the request completes when that holds (the last member to
+ * arrive does the work).
  *
  * <p>Arguments are already checked by the API layer. Counts, indexes and displacements are in
  * storage units of {@code type}; "in place" follows MPI_IN_PLACE for the operation (the member's
@@ -37,14 +40,17 @@ public final class Collectives {
         return request == null && units * type.size() <= EAGER_BYTES;
     }
 
-    public static void barrier(Team t, int me, CollectiveRequest request, String call) {
-        t.run(t.enter(me, call), me, NOTHING, true, request, call);
+    public static void barrier(Team t, int me, CollectiveRequest request, String call, Object arguments) {
+        Slot s = t.enter(me, call);
+        s.parts[me].sign(Operation.BARRIER, call, arguments, -1, 0, null, null);
+        t.run(s, me, NOTHING, true, request, call);
     }
 
     public static void bcast(Team t, int me, Object buf, int index, int units, BasicType type, int root,
-                             CollectiveRequest request, String call) {
+                             CollectiveRequest request, String call, Object arguments) {
         Slot s = t.enter(me, call);
         Part p = s.parts[me];
+        p.sign(Operation.BCAST, call, arguments, root, units, type, null);
         boolean eager = eager(units, type, request);
         if (me == root) {
             p.send = buf;
@@ -85,9 +91,11 @@ public final class Collectives {
 
     /** Gather of {@code units} per member; in place: the root's block is already in its receive buffer. */
     public static void gather(Team t, int me, Object sbuf, int sindex, Object rbuf, int rindex, int units,
-                              BasicType type, int root, boolean inPlace, CollectiveRequest request, String call) {
+                              BasicType type, int root, boolean inPlace, CollectiveRequest request, String call,
+                              Object arguments) {
         Slot s = t.enter(me, call);
         Part p = s.parts[me];
+        p.sign(Operation.GATHER, call, arguments, root, units, type, null);
         boolean eager = eager(units, type, request);
         if (!(inPlace && me == root)) {
             p.send = sbuf;
@@ -120,9 +128,10 @@ public final class Collectives {
      */
     public static void gatherv(Team t, int me, Object sbuf, int sindex, int sunits, Object rbuf, int rindex,
                                int[] rcounts, int[] rdispls, BasicType type, int root, boolean inPlace,
-                               CollectiveRequest request, String call) {
+                               CollectiveRequest request, String call, Object arguments) {
         Slot s = t.enter(me, call);
         Part p = s.parts[me];
+        p.sign(Operation.GATHERV, call, arguments, root, -1, type, null);
         if (!(inPlace && me == root)) {
             p.send = sbuf;
             p.sendIndex = sindex;
@@ -152,9 +161,11 @@ public final class Collectives {
 
     /** Scatter of {@code units} per member; in place: the root keeps its block where it is. */
     public static void scatter(Team t, int me, Object sbuf, int sindex, Object rbuf, int rindex, int units,
-                               BasicType type, int root, boolean inPlace, CollectiveRequest request, String call) {
+                               BasicType type, int root, boolean inPlace, CollectiveRequest request, String call,
+                               Object arguments) {
         Slot s = t.enter(me, call);
         Part p = s.parts[me];
+        p.sign(Operation.SCATTER, call, arguments, root, units, type, null);
         int n = t.size();
         boolean eager = eager((long) units * n, type, request);
         if (me == root) {
@@ -180,9 +191,10 @@ public final class Collectives {
     /** Scatterv: member j receives {@code scounts[j]} units from {@code sdispls[j]}, at most {@code runits}. */
     public static void scatterv(Team t, int me, Object sbuf, int sindex, int[] scounts, int[] sdispls,
                                 Object rbuf, int rindex, int runits, BasicType type, int root, boolean inPlace,
-                                CollectiveRequest request, String call) {
+                                CollectiveRequest request, String call, Object arguments) {
         Slot s = t.enter(me, call);
         Part p = s.parts[me];
+        p.sign(Operation.SCATTERV, call, arguments, root, -1, type, null);
         if (me == root) {
             p.send = sbuf;
             p.sendIndex = sindex;
@@ -207,9 +219,11 @@ public final class Collectives {
 
     /** Allgather of {@code units} per member; in place: each member's block is in its receive buffer. */
     public static void allgather(Team t, int me, Object sbuf, int sindex, Object rbuf, int rindex, int units,
-                                 BasicType type, boolean inPlace, CollectiveRequest request, String call) {
+                                 BasicType type, boolean inPlace, CollectiveRequest request, String call,
+                                 Object arguments) {
         Slot s = t.enter(me, call);
         Part p = s.parts[me];
+        p.sign(Operation.ALLGATHER, call, arguments, -1, units, type, null);
         boolean eager = eager(units, type, request);
         p.send = inPlace ? rbuf : sbuf;
         p.sendIndex = inPlace ? rindex + me * units : sindex;
@@ -233,9 +247,10 @@ public final class Collectives {
     /** Allgatherv: member j sends {@code sunits}, placed at {@code rdispls[j]} (at most {@code rcounts[j]}). */
     public static void allgatherv(Team t, int me, Object sbuf, int sindex, int sunits, Object rbuf, int rindex,
                                   int[] rcounts, int[] rdispls, BasicType type, boolean inPlace,
-                                  CollectiveRequest request, String call) {
+                                  CollectiveRequest request, String call, Object arguments) {
         Slot s = t.enter(me, call);
         Part p = s.parts[me];
+        p.sign(Operation.ALLGATHERV, call, arguments, -1, -1, type, null);
         p.send = inPlace ? rbuf : sbuf;
         p.sendIndex = inPlace ? rindex + rdispls[me] : sindex;
         p.sendUnits = inPlace ? rcounts[me] : sunits;
@@ -259,9 +274,10 @@ public final class Collectives {
 
     /** Alltoall of {@code units} per pair of members. */
     public static void alltoall(Team t, int me, Object sbuf, int sindex, Object rbuf, int rindex, int units,
-                                BasicType type, CollectiveRequest request, String call) {
+                                BasicType type, CollectiveRequest request, String call, Object arguments) {
         Slot s = t.enter(me, call);
         Part p = s.parts[me];
+        p.sign(Operation.ALLTOALL, call, arguments, -1, units, type, null);
         int n = t.size();
         boolean eager = eager((long) units * n, type, request);
         p.send = sbuf;
@@ -287,9 +303,11 @@ public final class Collectives {
      */
     public static void alltoallv(Team t, int me, Object sbuf, int sindex, int[] scounts, int[] sdispls,
                                  BasicType[] stypes, Object rbuf, int rindex, int[] rcounts, int[] rdispls,
-                                 BasicType[] rtypes, BasicType type, CollectiveRequest request, String call) {
+                                 BasicType[] rtypes, BasicType type, CollectiveRequest request, String call,
+                                 Object arguments) {
         Slot s = t.enter(me, call);
         Part p = s.parts[me];
+        p.sign(Operation.ALLTOALLV, call, arguments, -1, -1, stypes == null ? type : null, null);
         int n = t.size();
         p.send = sbuf;
         p.sendIndex = sindex;
@@ -322,9 +340,10 @@ public final class Collectives {
     /** Reduce to the root; in place: the root's contribution is in its receive buffer. */
     public static void reduce(Team t, int me, Object sbuf, int sindex, Object rbuf, int rindex, int units,
                               BasicType type, Reduction op, int root, boolean inPlace, CollectiveRequest request,
-                              String call) {
+                              String call, Object arguments) {
         Slot s = t.enter(me, call);
         Part p = s.parts[me];
+        p.sign(Operation.REDUCE, call, arguments, root, units, type, op);
         boolean eager = eager(units, type, request);
         boolean rootInPlace = inPlace && me == root;
         contribute(p, rootInPlace ? rbuf : sbuf, rootInPlace ? rindex : sindex, units, type, eager || rootInPlace);
@@ -344,9 +363,10 @@ public final class Collectives {
     /** Allreduce; in place: each member's contribution is in its receive buffer. */
     public static void allreduce(Team t, int me, Object sbuf, int sindex, Object rbuf, int rindex, int units,
                                  BasicType type, Reduction op, boolean inPlace, CollectiveRequest request,
-                                 String call) {
+                                 String call, Object arguments) {
         Slot s = t.enter(me, call);
         Part p = s.parts[me];
+        p.sign(Operation.ALLREDUCE, call, arguments, -1, units, type, op);
         boolean eager = eager(units, type, request);
         contribute(p, inPlace ? rbuf : sbuf, inPlace ? rindex : sindex, units, type, eager || inPlace);
         p.recv = rbuf;
@@ -380,7 +400,7 @@ public final class Collectives {
      */
     public static void reduceScatter(Team t, int me, Object sbuf, int sindex, Object rbuf, int rindex, int[] counts,
                                      BasicType type, Reduction op, boolean inPlace, CollectiveRequest request,
-                                     String call) {
+                                     String call, Object arguments) {
         Slot s = t.enter(me, call);
         Part p = s.parts[me];
         int n = t.size();
@@ -388,6 +408,7 @@ public final class Collectives {
         for (int j = 0; j < n; j++) {
             offsets[j + 1] = offsets[j] + counts[j];
         }
+        p.sign(Operation.REDUCE_SCATTER, call, arguments, -1, offsets[n], type, op);
         boolean eager = eager(offsets[n], type, request);
         contribute(p, inPlace ? rbuf : sbuf, inPlace ? rindex : sindex, offsets[n], type, eager || inPlace);
         p.recv = rbuf;
@@ -404,9 +425,10 @@ public final class Collectives {
      */
     public static void scan(Team t, int me, Object sbuf, int sindex, Object rbuf, int rindex, int units,
                             BasicType type, Reduction op, boolean exclusive, boolean inPlace,
-                            CollectiveRequest request, String call) {
+                            CollectiveRequest request, String call, Object arguments) {
         Slot s = t.enter(me, call);
         Part p = s.parts[me];
+        p.sign(exclusive ? Operation.EXSCAN : Operation.SCAN, call, arguments, -1, units, type, op);
         boolean eager = eager(units, type, request);
         contribute(p, inPlace ? rbuf : sbuf, inPlace ? rindex : sindex, units, type, eager || inPlace);
         p.recv = rbuf;

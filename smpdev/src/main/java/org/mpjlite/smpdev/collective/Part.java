@@ -1,8 +1,11 @@
 package org.mpjlite.smpdev.collective;
 
+import java.util.StringJoiner;
 import org.mpjlite.smpdev.BasicType;
+import org.mpjlite.smpdev.CallSite;
 import org.mpjlite.smpdev.CollectiveRequest;
 import org.mpjlite.smpdev.Copier;
+import org.mpjlite.smpdev.ErrorClass;
 
 /**
  * What one member publishes for one collective: where the others read its contribution, where its
@@ -14,8 +17,34 @@ import org.mpjlite.smpdev.Copier;
  * dropped when nobody reads them any more (by the member as it leaves a blocking collective, by
  * the finisher of a non-blocking one). A part keeps its snapshot array across uses so that small
  * collectives do not allocate.
+ *
+ * <p>A part also says which call it is (operation, root, type signature, reduction operation): the
+ * members compare those before any data moves ({@link #mismatch}), so that collectives that do not
+ * match fail on every member instead of running mismatched kernels.
  */
 final class Part {
+    // ---- the call, compared across members ---------------------------------------------------
+    Operation operation;
+    boolean blocking;
+    /** The root, or -1 for collectives without one. */
+    int root;
+    /** Storage units of one contribution, or -1 where members may differ (the v-variants). */
+    long units;
+    /** The basic type of the data, or null where members may differ (Alltoallw). */
+    BasicType type;
+    /** The reduction operation, or null. */
+    Reduction op;
+
+    // ---- the call, for reports only ----------------------------------------------------------
+    String call;
+    /** The call's count and datatype as the user gave them: its toString() lists them. */
+    Object arguments;
+    /**
+     * The user's line: taken by a blocking member when a mismatch is found, or at the call of a
+     * non-blocking one under {@code --check}; null until then.
+     */
+    volatile StackTraceElement site;
+
     /** The contribution others read (a user buffer or the snapshot), or null (none, or in place at a root). */
     Object send;
     int sendIndex;
@@ -39,6 +68,54 @@ final class Part {
 
     private Object snapshot;
     private int snapshotUnits;
+
+    /** Records which call this member is in, for {@link #mismatch}. */
+    void sign(Operation operation, String call, Object arguments, int root, long units, BasicType type,
+              Reduction op) {
+        this.operation = operation;
+        this.call = call;
+        this.arguments = arguments;
+        this.root = root;
+        this.units = units;
+        this.type = type;
+        this.op = op;
+    }
+
+    /**
+     * 0 when {@code other} is the same collective as this one, else the MPI error class of the first
+     * difference: another operation (or blocking against non-blocking), root, type, count, reduction
+     * operation. A few compares: it runs on every member for every collective.
+     */
+    int mismatch(Part other) {
+        if (operation != other.operation || blocking != other.blocking) {
+            return ErrorClass.ERR_NOT_SAME;
+        } else if (root != other.root) {
+            return ErrorClass.ERR_ROOT;
+        } else if (type != other.type) {
+            return ErrorClass.ERR_TYPE;
+        } else if (units != other.units) {
+            return ErrorClass.ERR_COUNT;
+        } else if (op != null && op.builtin() != other.op.builtin()) {
+            return ErrorClass.ERR_OP;
+        }
+        return 0;
+    }
+
+    /** {@code Bcast(root=0, count=4, MPI.INT) at Main.java:12}: the call as the user wrote it. */
+    String describe() {
+        StringJoiner args = new StringJoiner(", ", call + "(", ")");
+        if (root >= 0) {
+            args.add("root=" + root);
+        }
+        String given = arguments == null ? "" : arguments.toString();
+        if (!given.isEmpty()) {
+            args.add(given);
+        }
+        if (op != null) {
+            args.add(op.builtin() != null ? "MPI." + op.builtin() : "a user operation");
+        }
+        return args + CallSite.at(site);
+    }
 
     /**
      * Replaces the contribution by a private copy of its first {@code units}: the member may then
@@ -68,5 +145,9 @@ final class Part {
         recvDispls = null;
         recvTypes = null;
         request = null;
+        arguments = null;
+        if (site != null) {
+            site = null; // rare (a mismatch, or --check): no volatile write on the common path
+        }
     }
 }

@@ -20,4 +20,12 @@ public interface Reduction {
 
     /** Storage units per item; the engine passes whole items only. */
     int unitsPerItem();
+
+    /**
+     * The predefined operation this is, or null for a user function: what members of a reduction
+     * must agree on (user functions of different ranks are different objects, even when the same).
+     */
+    default BuiltinOp builtin() {
+        return null;
+    }
 }

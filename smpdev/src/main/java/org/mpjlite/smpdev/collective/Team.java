@@ -3,6 +3,7 @@ package org.mpjlite.smpdev.collective;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.mpjlite.smpdev.CallSite;
 import org.mpjlite.smpdev.CollectiveRequest;
 import org.mpjlite.smpdev.ErrorClass;
 import org.mpjlite.smpdev.Errors;
@@ -20,14 +21,23 @@ import org.mpjlite.smpdev.Rank;
  *   <li>enter: take the next collective number and its slot; wait (rarely) until every member has
  *       left the slot's previous collective, {@link #SLOTS} collectives ago;</li>
  *   <li>blocking: publish a {@link Part}, bump the member's epoch word and wait until every member's
- *       epoch is as high; run the member's {@link Kernel}; if others read the member's own buffers
- *       (they are free at once when its contribution was copied into the slot), do a second epoch
- *       round; then store the member's "left" word. No shared word is written, so a collective
- *       moves only the members' own lines between cores;</li>
- *   <li>non-blocking: publish the part and the request, count the arrival in the slot and return;
- *       the last member to arrive runs every member's kernel and completes every request, so the
- *       operation progresses while the others compute, outside any MPI call.</li>
+ *       epoch is as high; compare the parts (same operation, root, type signature, reduction
+ *       operation: a few compares); run the member's {@link Kernel}; if others read the member's
+ *       own buffers (they are free at once when its contribution was copied into the slot), do a
+ *       second epoch round; then store the member's "left" word. No shared word is written, so a
+ *       collective moves only the members' own lines between cores;</li>
+ *   <li>non-blocking: publish the part and the request, count the arrival in the slot, bump the
+ *       epoch word and return; the last member to arrive compares the parts, runs every member's
+ *       kernel and completes every request, so the operation progresses while the others compute,
+ *       outside any MPI call.</li>
  * </ol>
+ * Parts that do not match (a program error: rank 0 in Bcast while rank 1 is in Barrier) fail the
+ * collective on every member before any data moves, with an error naming both calls, their
+ * arguments, ranks and the user's lines. Blocking members find it together after their first
+ * phase; the members the report names then take their own line (a stack walk, only then) and wait
+ * for each other's. A non-blocking member's epoch bump lets blocking members of the same collective
+ * see its part, so a blocking call against a non-blocking one is reported too (and its request
+ * failed) instead of waiting forever.
  * Waits go through the device wait path ({@link Rank#awaitCondition}): spin only while the ranks fit
  * on the cores, then park until a member that sees the phase complete rings the doorbells.
  *
@@ -52,6 +62,8 @@ public final class Team {
 
     private final Rank[] members;
     private final Slot[] slots;
+    /** {@code --check}: non-blocking members record their line at the call, for mismatch reports. */
+    private final boolean check;
     /**
      * Each member's words, on its own cache line, written only by that member: ENTERED, the
      * collectives it has entered (plain, private); EPOCH, the phases of blocking collectives it has
@@ -69,6 +81,7 @@ public final class Team {
             slots[i] = new Slot(members.length);
         }
         this.state = new long[members.length * PAD];
+        this.check = members[0].job().config().check();
     }
 
     private record Key(int context, int leader) {
@@ -152,9 +165,20 @@ public final class Team {
      *                    non-blocking call, which returns at once
      */
     void run(Slot s, int me, Kernel kernel, boolean buffersFree, CollectiveRequest request, String call) {
+        Part p = s.parts[me];
+        p.blocking = request == null;
         if (request != null) {
-            s.parts[me].request = request;
+            p.request = request;
+            if (check) {
+                p.site = CallSite.here();
+            }
             boolean last = s.arrive(state[me * PAD + ENTERED] - 1) == members.length;
+            // After the arrival is counted: a blocking member that sees this epoch sees the count too.
+            long epoch = state[me * PAD + EPOCH] + 1;
+            STATE.setVolatile(state, me * PAD + EPOCH, epoch);
+            if (reached(epoch)) {
+                wakeAll();
+            }
             leave(me);
             if (last) {
                 finish(s, kernel);
@@ -162,6 +186,10 @@ public final class Team {
             return;
         }
         arrive(me, call);
+        int other = firstMismatch(s.parts);
+        if (other >= 0) {
+            throw mismatch(s, me, other, call);
+        }
         RuntimeException error = null;
         try {
             kernel.run(s, me);
@@ -173,7 +201,6 @@ public final class Team {
         }
         // Nobody reads this member's receive buffer, nor (after the second phase) its send buffer:
         // drop the references to user buffers now.
-        Part p = s.parts[me];
         p.recv = null;
         if (!buffersFree) {
             p.clear();
@@ -184,6 +211,63 @@ public final class Team {
         } else if (error != null) {
             throw error;
         }
+    }
+
+    /** The first member whose call differs from member 0's, or -1 when all match. */
+    private static int firstMismatch(Part[] parts) {
+        Part first = parts[0];
+        for (int m = 1; m < parts.length; m++) {
+            if (first.mismatch(parts[m]) != 0) {
+                return m;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * A blocking member's side of a collective whose calls do not match: every blocking member gets
+     * here after the same phase and reports the same pair, member 0 and {@code other}. Those two
+     * take their own line; everyone waits for the lines of the blocking ones of the pair. The first
+     * blocking member fails the requests of non-blocking members and frees the slot they counted in.
+     * Parts are left as they are (the next use of the slot clears them): others may still read them.
+     */
+    private RuntimeException mismatch(Slot s, int me, int other, String call) {
+        Part[] parts = s.parts;
+        if (me == 0 || me == other) {
+            parts[me].site = CallSite.here();
+        }
+        for (Part named : new Part[] {parts[0], parts[other]}) {
+            if (named.blocking) {
+                members[me].awaitCondition(() -> named.site != null, call);
+            }
+        }
+        int errorClass = parts[0].mismatch(parts[other]);
+        int firstBlocking = 0;
+        while (!parts[firstBlocking].blocking) {
+            firstBlocking++;
+        }
+        if (me == firstBlocking) {
+            boolean counted = false;
+            for (int m = 0; m < parts.length; m++) {
+                if (parts[m].request != null) {
+                    parts[m].request.fail(errorClass, mismatchReport(parts, m, other));
+                    counted = true;
+                }
+            }
+            if (counted) {
+                s.release();
+            }
+        }
+        leave(me);
+        return Errors.error(errorClass, mismatchReport(parts, me, other));
+    }
+
+    /** What member {@code me} is told: its call, then the two calls that do not match. */
+    private static String mismatchReport(Part[] parts, int me, int other) {
+        return parts[me].call + " on rank " + me + ": collective calls do not match: " + parts[0].describe()
+            + " on rank 0 does not match " + parts[other].describe() + " on rank " + other
+            + " (every rank of the communicator must call the same collectives in the same order, with the same"
+            + " root, type signature and operation)";
     }
 
     /**
@@ -225,6 +309,16 @@ public final class Team {
      */
     private void finish(Slot s, Kernel kernel) {
         int n = members.length;
+        int other = firstMismatch(s.parts);
+        if (other >= 0) {
+            int errorClass = s.parts[0].mismatch(s.parts[other]);
+            String[] reports = new String[n];
+            for (int m = 0; m < n; m++) {
+                reports[m] = mismatchReport(s.parts, m, other);
+            }
+            completeAll(s, null, errorClass, reports);
+            return;
+        }
         RuntimeException[] errors = null;
         for (int m = 0; m < n; m++) {
             try {
@@ -236,6 +330,16 @@ public final class Team {
                 errors[m] = e;
             }
         }
+        completeAll(s, errors, 0, null);
+    }
+
+    /**
+     * Clears the parts, frees the slot and completes every member's request: with {@code reports[m]}
+     * (of {@code errorClass}) when given (no kernel ran), else with its kernel's error if any, else
+     * successfully.
+     */
+    private void completeAll(Slot s, RuntimeException[] errors, int errorClass, String[] reports) {
+        int n = members.length;
         CollectiveRequest[] requests = new CollectiveRequest[n];
         for (int m = 0; m < n; m++) {
             requests[m] = s.parts[m].request;
@@ -247,7 +351,9 @@ public final class Team {
         }
         for (int m = 0; m < n; m++) {
             RuntimeException e = errors == null ? null : errors[m];
-            if (e == null) {
+            if (reports != null) {
+                requests[m].fail(errorClass, reports[m]);
+            } else if (e == null) {
                 requests[m].complete();
             } else if (e instanceof KernelError k) {
                 requests[m].fail(k.errorClass, k.getMessage());

@@ -1,0 +1,148 @@
+package org.mpjlite.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The status on demand, end to end: {@code bin/mpjrun} in a subprocess, SIGQUIT sent to it (as
+ * Ctrl-\ or {@code kill -QUIT} would), then SIGUSR1 straight to the JVM; each time every rank's
+ * state is printed and the job goes on to end normally. Needs bash, {@code kill} and an {@code env}
+ * that can reset a signal: a process started in the background inherits SIGQUIT ignored (as this
+ * test's JVM may, under a build), and a shell cannot take a signal it was started ignoring; a
+ * terminal starts commands with SIGQUIT at its default, which {@code env --default-signal} restores.
+ */
+class StatusSignalTest {
+    /** Rank 0 computes (sleeps) until a file appears, then sends to every rank, which waits in Recv. */
+    private static final String WAITS = String.join("\n",
+        "import mpi.*;",
+        "import java.nio.file.*;",
+        "public class Waits {",
+        "    public static void main(String[] args) throws Exception {",
+        "        MPI.Init(args);",
+        "        int[] v = new int[1];",
+        "        if (MPI.COMM_WORLD.Rank() == 0) {",
+        "            System.out.println(\"ready\");",
+        "            while (!Files.exists(Path.of(args[0]))) {",
+        "                Thread.sleep(20);",                                                     // line 10
+        "            }",
+        "            for (int r = 1; r < MPI.COMM_WORLD.Size(); r++) {",
+        "                MPI.COMM_WORLD.Send(v, 0, 1, MPI.INT, r, 7);",
+        "            }",
+        "        } else {",
+        "            MPI.COMM_WORLD.Recv(v, 0, 1, MPI.INT, 0, 7);",                              // line 16
+        "        }",
+        "        MPI.Finalize();",
+        "    }",
+        "}",
+        "");
+
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 8})
+    void sigquitToTheLauncherAndSigusr1ToTheJvmPrintEveryRankAndTheJobGoesOn(int ranks) throws Exception {
+        Path script = Path.of("..", "bin", "mpjrun").toAbsolutePath().normalize();
+        assumeTrue(Files.isRegularFile(script) && succeeds("env", "--default-signal=QUIT", "bash", "-c", "true"),
+            "bash and an env that resets signals (GNU coreutils 8.31 or later)");
+        Path src = Sources.write(dir, "Waits.java", WAITS);
+        Path go = dir.resolve("go");
+        ProcessBuilder pb = new ProcessBuilder("env", "--default-signal=QUIT", "bash", script.toString(), "-np",
+            String.valueOf(ranks), src.toString(), go.toString());
+        pb.environment().put("MPJLITE_CLASSPATH", System.getProperty("java.class.path"));
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        Process launcher = pb.start();
+        try {
+            StringBuilder err = drain(launcher.getErrorStream());
+            BufferedReader out = new BufferedReader(new InputStreamReader(launcher.getInputStream(),
+                StandardCharsets.UTF_8));
+            assertEquals("ready", out.readLine());
+
+            kill("-QUIT", launcher.pid());
+            String first = awaitReports(err, 1);
+            ProcessHandle jvm = launcher.toHandle().children().findFirst().orElseThrow(); // env exec'd bash
+            kill("-USR1", jvm.pid());
+            String both = awaitReports(err, 2);
+
+            for (String report : both.split("(?=mpjrun: status)")) {
+                assertTrue(report.startsWith("mpjrun: " + StatusSignal.HEADLINE + "\n"
+                    + "  rank 0: running, not blocked in MPI\n          at Waits.main(Waits.java:10)\n"), both);
+                for (int r = 1; r < ranks; r++) {
+                    assertTrue(report.contains("  rank " + r + ": Recv(source=0, tag=7, comm=MPI.COMM_WORLD, count=1,"
+                        + " MPI.INT)\n          at Waits.main(Waits.java:16)\n"), report);
+                }
+            }
+            assertTrue(!first.isEmpty());
+            Files.createFile(go);
+            assertTrue(launcher.waitFor(30, TimeUnit.SECONDS), "the job ends once released");
+            assertEquals(0, launcher.exitValue(), err.toString());
+        } finally {
+            launcher.descendants().forEach(ProcessHandle::destroyForcibly);
+            launcher.destroyForcibly();
+        }
+    }
+
+    private static boolean succeeds(String... command) {
+        try {
+            return new ProcessBuilder(command).start().waitFor() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private static void kill(String signal, long pid) throws IOException, InterruptedException {
+        Process k = new ProcessBuilder("kill", signal, String.valueOf(pid)).inheritIO().start();
+        assertEquals(0, k.waitFor(), "kill " + signal + " " + pid);
+    }
+
+    /** Waits until {@code err} holds {@code n} complete status reports; returns it. */
+    private static String awaitReports(StringBuilder err, int n) throws InterruptedException {
+        for (int i = 0; i < 1000; i++) {
+            synchronized (err) {
+                String text = err.toString();
+                if (text.split("mpjrun: status", -1).length > n && text.endsWith("\n")) {
+                    return text;
+                }
+            }
+            Thread.sleep(20);
+        }
+        synchronized (err) {
+            throw new AssertionError("expected " + n + " status reports, got:\n" + err);
+        }
+    }
+
+    /** Copies a stream into a buffer on a daemon thread. */
+    private static StringBuilder drain(InputStream in) {
+        StringBuilder text = new StringBuilder();
+        Thread t = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                for (String line; (line = r.readLine()) != null;) {
+                    synchronized (text) {
+                        text.append(line).append('\n');
+                    }
+                }
+            } catch (IOException e) {
+                // the process ended
+            }
+        }, "stderr of mpjrun");
+        t.setDaemon(true);
+        t.start();
+        return text;
+    }
+}
