@@ -58,6 +58,9 @@ final class LaunchOptions {
         "                               (same as --eager-threshold 0), so a program that only works",
         "                               because small sends are buffered deadlocks, and is reported",
         "  --timeout SECONDS            stop the job after SECONDS with a report of every rank",
+        "  --no-deadlock-detection      do not stop the job when every rank is blocked in MPI",
+        "                               (detection is on by default and costs a look ten times a",
+        "                               second; without it a deadlocked job waits for --timeout)",
         "  -h, --help                   print this help and exit",
         "  --version                    print the MPJ Lite version and exit",
         "",
@@ -107,6 +110,12 @@ final class LaunchOptions {
                     return new LaunchOptions(Action.VERSION, null, null, null, List.of());
                 case "--sync-sends":
                     config.eagerThreshold(0);
+                    continue;
+                case "--no-deadlock-detection":
+                    if (inlineValue != null) {
+                        throw new UsageException("option " + name + " takes no value");
+                    }
+                    config.deadlockDetection(false);
                     continue;
                 default:
                     break;
