@@ -1,12 +1,17 @@
 /*
  * Collective loops for native MPI in OMB's collective output format (the format of MPJ Lite's
- * bench/OSUAllreduce.java and OSUBcast.java), so bench/compare can put them side by side.
+ * bench/OSUAllreduce.java, OSUBcast.java, OSUGatherv.java, ...), so bench/compare can put them side
+ * by side.
  *
  *   mpicc -O2 -o coll coll.c
- *   mpirun -np N ./coll -t allreduce|bcast [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS]
+ *   mpirun -np N ./coll -t TEST [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS]
  *
- * allreduce: MPI_Allreduce of MPI_FLOAT elements with MPI_SUM (sizes from 4 B, as in OMB).
- * bcast:     MPI_Bcast of bytes from rank 0.
+ * allreduce:      MPI_Allreduce of MPI_FLOAT elements with MPI_SUM (sizes from 4 B, as in OMB).
+ * bcast:          MPI_Bcast of bytes from rank 0.
+ * gatherv, scatterv, allgatherv, alltoallv: SIZE bytes per rank (per pair for alltoallv), block r
+ *                 at displacement r * SIZE, root 0 (as OMB's osu_gatherv and the others).
+ * reduce_scatter: MPI_Reduce_scatter of SIZE / 4 MPI_FLOAT elements with MPI_SUM, split as OMB's
+ *                 osu_reduce_scatter splits them (equal shares, the remainder to the first ranks).
  * Each rank times each call, with a barrier after it (outside the time), as OMB and the Java
  * programs do; rank 0 prints the average, minimum and maximum over ranks of the mean time per call. Defaults as in OMB-J: sizes up to 1 MB, 1000/10000 warm-up/timed iterations
  * (100/500 above 8 KB).
@@ -47,35 +52,71 @@ int main(int argc, char **argv)
             ok = 0;
         }
     }
-    int allreduce = ok && test && strcmp(test, "allreduce") == 0;
-    if (!ok || !test || (!allreduce && strcmp(test, "bcast") != 0) || min < 1 || max < min) {
+    static const char *const tests[] = {"allreduce", "bcast", "gatherv", "scatterv", "allgatherv", "alltoallv",
+        "reduce_scatter"};
+    static const char *const titles[] = {"Allreduce", "Broadcast", "Gatherv", "Scatterv", "Allgatherv",
+        "All-to-Allv Personalized Exchange", "Reduce_scatter"};
+    enum { ALLREDUCE, BCAST, GATHERV, SCATTERV, ALLGATHERV, ALLTOALLV, REDUCE_SCATTER, TESTS };
+    int t = 0;
+    while (ok && test && t < TESTS && strcmp(test, tests[t]) != 0) {
+        t++;
+    }
+    if (!ok || !test || t == TESTS || min < 1 || max < min) {
         if (me == 0) {
-            fputs("Usage: coll -t allreduce|bcast [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS]\n", stderr);
+            fputs("Usage: coll -t allreduce|bcast|gatherv|scatterv|allgatherv|alltoallv|reduce_scatter"
+                  " [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS]\n", stderr);
         }
         MPI_Finalize();
         return 2;
     }
-    char *sbuf = calloc(max, 1);
-    char *rbuf = calloc(max, 1);
+    /* Room for one block per rank: the v forms move SIZE bytes per rank. */
+    char *sbuf = calloc(max * ranks, 1);
+    char *rbuf = calloc(max * ranks, 1);
+    int *counts = calloc(ranks, sizeof(int));
+    int *displs = calloc(ranks, sizeof(int));
     if (me == 0) {
-        printf("%s\n", allreduce ? "# OSU MPI Allreduce Latency Test" : "# OSU MPI Broadcast Latency Test");
+        printf("# OSU MPI %s Latency Test\n", titles[t]);
         printf("# Size\t\tLat Avg[us]\t\tLat Min[us]\t\tLat Max[us]\n");
     }
-    long first = allreduce ? 4 : 1;
+    int floats = t == ALLREDUCE || t == REDUCE_SCATTER;
+    long first = floats ? 4 : 1;
     while (first < min) {
         first *= 2;
     }
     for (long size = first; size <= max; size *= 2) {
         int skip = warmup >= 0 ? warmup : size > LARGE_MESSAGE ? 100 : 1000;
         int iters = iterations > 0 ? iterations : size > LARGE_MESSAGE ? 500 : 10000;
+        int n = (int) size, elements = (int) (size / 4);
+        for (int r = 0; r < ranks; r++) {
+            counts[r] = t == REDUCE_SCATTER ? elements / ranks + (r < elements % ranks) : n;
+            displs[r] = r * n;
+        }
         double total = 0;
         MPI_Barrier(MPI_COMM_WORLD);
         for (int i = 0; i < skip + iters; i++) {
             double start = MPI_Wtime();
-            if (allreduce) {
-                MPI_Allreduce(sbuf, rbuf, (int) (size / 4), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
-            } else {
-                MPI_Bcast(sbuf, (int) size, MPI_BYTE, 0, MPI_COMM_WORLD);
+            switch (t) {
+            case ALLREDUCE:
+                MPI_Allreduce(sbuf, rbuf, elements, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+                break;
+            case BCAST:
+                MPI_Bcast(sbuf, n, MPI_BYTE, 0, MPI_COMM_WORLD);
+                break;
+            case GATHERV:
+                MPI_Gatherv(sbuf, n, MPI_BYTE, rbuf, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
+                break;
+            case SCATTERV:
+                MPI_Scatterv(sbuf, counts, displs, MPI_BYTE, rbuf, n, MPI_BYTE, 0, MPI_COMM_WORLD);
+                break;
+            case ALLGATHERV:
+                MPI_Allgatherv(sbuf, n, MPI_BYTE, rbuf, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
+                break;
+            case ALLTOALLV:
+                MPI_Alltoallv(sbuf, counts, displs, MPI_BYTE, rbuf, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
+                break;
+            default:
+                MPI_Reduce_scatter(sbuf, rbuf, counts, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+                break;
             }
             if (i >= skip) {
                 total += MPI_Wtime() - start;
@@ -93,6 +134,8 @@ int main(int argc, char **argv)
     }
     free(sbuf);
     free(rbuf);
+    free(counts);
+    free(displs);
     MPI_Finalize();
     return 0;
 }

@@ -62,6 +62,9 @@ final class LaunchOptions {
         "                               non-blocking send is pending is an error; requests never",
         "                               completed are listed at Finalize; reports name the line of",
         "                               every non-blocking call and of the send of a mismatched message",
+        "  --no-deadlock-detection      do not stop the job when every rank is blocked in MPI",
+        "                               (detection is on by default and costs a look ten times a",
+        "                               second; without it a deadlocked job waits for --timeout)",
         "  -h, --help                   print this help and exit",
         "  --version                    print the MPJ Lite version and exit",
         "",
@@ -114,6 +117,12 @@ final class LaunchOptions {
                     continue;
                 case "--check":
                     config.check(true);
+                    continue;
+                case "--no-deadlock-detection":
+                    if (inlineValue != null) {
+                        throw new UsageException("option " + name + " takes no value");
+                    }
+                    config.deadlockDetection(false);
                     continue;
                 default:
                     break;

@@ -11,9 +11,11 @@ import java.util.List;
 import mpjbuf.PoolStrategy;
 import mpjbuf.StorageKind;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.mpjlite.smpdev.JobConfig;
+import org.mpjlite.smpdev.JobTimeoutException;
 import org.mpjlite.smpdev.MatchingKind;
 import org.mpjlite.smpdev.WaitMode;
 
@@ -92,7 +94,7 @@ class LaunchOptionsTest {
         assertEquals(0, r.exitCode());
         for (String option : List.of("-np", "-n ", "-cp", "-classpath", "--class-path", "--matching", "locked",
                 "lockfree", "--eager-threshold", "--pool", "buddy1", "buddy2", "unpooled", "--storage", "heap",
-                "direct", "--wait", "auto", "spin", "park", "--sync-sends", "--timeout", "-h", "--help", "--version",
+                "direct", "--wait", "auto", "spin", "park", "--sync-sends", "--timeout", "--no-deadlock-detection", "-h", "--help", "--version",
                 "File.java", "app.jar")) {
             assertTrue(r.out().contains(option), "help should mention " + option + ":\n" + r.out());
         }
@@ -106,6 +108,38 @@ class LaunchOptionsTest {
         assertEquals(java.time.Duration.ofMillis(2500), o.config().timeout());
         assertEquals(3, o.config().ranks());
         assertEquals(null, LaunchOptions.parse("Main").config().timeout());
+    }
+
+    @Test
+    void deadlockDetectionIsOnUnlessTurnedOff() throws Exception {
+        assertTrue(LaunchOptions.parse("Main").config().deadlockDetection());
+        LaunchOptions o = LaunchOptions.parse("--no-deadlock-detection", "-np", "2", "Main", "--no-deadlock-detection");
+        assertFalse(o.config().deadlockDetection());
+        assertEquals(2, o.config().ranks());
+        assertEquals(List.of("--no-deadlock-detection"), o.programArgs(), "after the program it is the program's");
+        UsageException e = assertThrows(UsageException.class,
+            () -> LaunchOptions.parse("--no-deadlock-detection=yes", "Main"));
+        assertTrue(e.getMessage().contains("--no-deadlock-detection takes no value"), e.getMessage());
+    }
+
+    @Test
+    void withoutDeadlockDetectionADeadlockedJobRunsUntilTheTimeout(@TempDir Path dir) throws Exception {
+        Path src = Sources.write(dir, "HeadToHead.java", String.join("\n",
+            "import mpi.*;",
+            "public class HeadToHead {",
+            "    public static void main(String[] args) {",
+            "        MPI.Init(args);",
+            "        int[] buf = new int[1];",
+            "        MPI.COMM_WORLD.Recv(buf, 0, 1, MPI.INT, 1 - MPI.COMM_WORLD.Rank(), 5);",
+            "        MPI.Finalize();",
+            "    }",
+            "}",
+            ""));
+        long start = System.nanoTime();
+        Launch.Outcome r = Launch.mpjrun("-np", "2", "--no-deadlock-detection", "--timeout", "2", src.toString());
+        assertEquals(JobTimeoutException.EXIT_CODE, r.exitCode(), r.toString());
+        assertTrue(r.err().startsWith("mpjrun: timeout: the job ran longer than 2.0 s\n"), r.err());
+        assertTrue(System.nanoTime() - start >= 2_000_000_000L, "stopped by the timeout, not by the detector");
     }
 
     @Test

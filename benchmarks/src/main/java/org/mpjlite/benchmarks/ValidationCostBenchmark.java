@@ -18,14 +18,15 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * What validating a message costs by itself, with no messaging: filling a buffer with the pattern
- * of an iteration and checking a buffer against it, exactly as the OSU programs' {@code -c} mode does
- * (samples/src/main/java/bench/OSULatency.java, {@code Payload}), for byte[] ({@code -a arrays}) and
- * direct ByteBuffers ({@code -a buffer}).
+ * What validating a message costs by itself, with no messaging, for byte[] ({@code -a arrays}) and
+ * direct ByteBuffers ({@code -a buffer}): {@link #fillAndCheck} fills a buffer with the pattern of
+ * an iteration and checks a buffer against it, one whole message after the other, and
+ * {@link #checkThenFill} does both in one pass a chunk at a time, exactly as the OSU programs'
+ * {@code -c} mode does (samples/src/main/java/bench/OSULatency.java, {@code Payload}).
  *
- * <p>This is the yardstick for the goal "validation costs no more than filling and checking the
- * data": one {@code OSULatency -c} round trip does one fill and one check on rank 0, so its one-way
- * latency should exceed the plain one by at most half this score.
+ * <p>{@code fillAndCheck} is the yardstick for the goal "validation costs no more than filling and
+ * checking the data": one {@code OSULatency -c} round trip does one fill and one check on rank 0, so
+ * its one-way latency should exceed the plain one by at most half this score.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -35,6 +36,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 public class ValidationCostBenchmark {
     private static final int SHIFTS = 256;
+    private static final int CHUNK = 16 * 1024;
 
     /** {@code -a}: direct ByteBuffers or Java arrays. */
     @Param({"buffer", "arrays"})
@@ -62,7 +64,7 @@ public class ValidationCostBenchmark {
         directView = direct.duplicate();
     }
 
-    /** Fills the message of the next iteration and checks it, as rank 0 does once per round trip. */
+    /** Fills the message of the next iteration and checks it, whole message after whole message. */
     @Benchmark
     public boolean fillAndCheck() {
         int from = iteration++ & (SHIFTS - 1);
@@ -74,5 +76,29 @@ public class ValidationCostBenchmark {
         directView.position(0).limit(size);
         patternView.limit(from + size).position(from);
         return directView.mismatch(patternView) < 0;
+    }
+
+    /**
+     * Checks the message of an iteration and writes the next one, 16 KB at a time, as rank 0 does
+     * once per round trip (here into one buffer: the check reads it before the fill overwrites it).
+     */
+    @Benchmark
+    public boolean checkThenFill() {
+        int from = iteration++ & (SHIFTS - 1);
+        int next = iteration & (SHIFTS - 1);
+        boolean same = true;
+        for (int at = 0; at < size; at += CHUNK) {
+            int len = Math.min(CHUNK, size - at);
+            if (arrays) {
+                same &= Arrays.mismatch(array, at, at + len, pattern, from + at, from + at + len) < 0;
+                System.arraycopy(pattern, next + at, array, at, len);
+            } else {
+                directView.limit(at + len).position(at);
+                patternView.limit(from + at + len).position(from + at);
+                same &= directView.mismatch(patternView) < 0;
+                direct.put(at, pattern, next + at, len);
+            }
+        }
+        return same;
     }
 }

@@ -64,7 +64,7 @@ class OsuBenchmarksTest {
     }
 
     /** Runs a compiled program of package bench by class name. */
-    private static Run osu(int ranks, String program, String args) {
+    static Run osu(int ranks, String program, String args) {
         List<String> command = new ArrayList<>(List.of("-cp", samplesClasses(), "bench." + program));
         if (!args.isBlank()) {
             command.addAll(List.of(args.trim().split(" +")));
