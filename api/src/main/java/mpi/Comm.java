@@ -1,6 +1,7 @@
 package mpi;
 
 import org.mpjlite.smpdev.Message;
+import org.mpjlite.smpdev.Packing;
 import org.mpjlite.smpdev.PointToPoint;
 import org.mpjlite.smpdev.Rank;
 import org.mpjlite.smpdev.RecvRequest;
@@ -76,8 +77,15 @@ public class Comm {
         if (dest == MPI.PROC_NULL) {
             return null;
         }
-        return PointToPoint.isend(me, peer(me, dest), context, rankIn(me), tag, buf, offset, count, type.basic,
-            mode, call);
+        if (type.map.isObjects()) {
+            Check.serializable(call, buf, offset, count, type);
+        }
+        try {
+            return PointToPoint.isend(me, peer(me, dest), context, rankIn(me), tag, buf, offset, count, type.map,
+                mode, call);
+        } catch (IllegalArgumentException e) {
+            throw new MPIException(MPI.ERR_ARG, call + ": cannot serialize the send buffer: " + e.getMessage());
+        }
     }
 
     private RecvRequest startRecv(String call, Rank me, Object buf, int offset, int count, Datatype type, int source,
@@ -89,7 +97,7 @@ public class Comm {
         if (source == MPI.PROC_NULL) {
             return null;
         }
-        return PointToPoint.irecv(me, context, source, tag, buf, offset, count, type.basic, call);
+        return PointToPoint.irecv(me, context, source, tag, buf, offset, count, type.map, call);
     }
 
     final void send(String call, Object buf, int offset, int count, Datatype type, int dest, int tag, SendMode mode) {
@@ -164,10 +172,15 @@ public class Comm {
     final Status sendRecvReplace(String call, Object buf, int offset, int count, Datatype type, int dest,
                                  int stag, int source, int rtag) {
         Check.buffer(call, buf, offset, count, type);
-        Object incoming = type.basic.newArray(count);
+        if (!type.map.isContiguous()) {
+            // The outgoing data leave from a copy of the whole buffer, so the receive can land in place.
+            Object outgoing = Packing.copyOf(buf, type.basic);
+            return sendRecv(call, outgoing, offset, count, type, dest, stag, buf, offset, count, type, source, rtag);
+        }
+        Object incoming = type.basic.newArray(count * type.units());
         Status st = sendRecv(call, buf, offset, count, type, dest, stag, incoming, 0, count, type, source, rtag);
         if (source != MPI.PROC_NULL) {
-            org.mpjlite.smpdev.Copier.copy(incoming, 0, buf, offset, st.Get_count(type), type.basic);
+            org.mpjlite.smpdev.Copier.copy(incoming, 0, buf, offset, st.Get_elements(type), type.basic);
         }
         return st;
     }
