@@ -22,6 +22,14 @@ public final class Packing {
     private Packing() {
     }
 
+    /**
+     * Bytes that packing {@code items} items of {@code map} takes at most, as packed data or as the
+     * typed sections of an mpjbuf buffer (whichever is larger).
+     */
+    public static int packSize(TypeMap map, int items) {
+        return (int) Math.max(map.size() * items, stashBytes(map, items));
+    }
+
     /** Static bytes a stash of {@code items} items of {@code map} needs at most. */
     static int stashBytes(TypeMap map, int items) {
         if (map.base() != null) {
@@ -43,27 +51,50 @@ public final class Packing {
     static mpjbuf.Buffer gather(BufferFactory pool, Object buffer, long origin, int items, TypeMap map) {
         mpjbuf.Buffer b = pool.getBuffer(stashBytes(map, items));
         try {
-            if (map.isObjects()) {
-                Object[] objects = objects(buffer, origin, items, map);
-                b.putSectionHeader(mpjbuf.Type.OBJECT);
-                b.write(objects, 0, objects.length);
-            } else {
-                mpjbuf.Type[] section = new mpjbuf.Type[1];
-                map.walk(origin, items, Long.MAX_VALUE, (type, pos, n) -> {
-                    if (section[0] != type.bufType()) {
-                        section[0] = type.bufType();
-                        b.putSectionHeader(section[0]);
-                    }
-                    UserMemory.Place p = UserMemory.at(buffer, pos, type, false);
-                    Stash.put(b, p.target(), p.index(), n, type);
-                });
-            }
+            gatherInto(b, buffer, origin, items, map);
             b.commit();
             return b;
         } catch (RuntimeException e) {
             b.free();
             throw e;
         }
+    }
+
+    /**
+     * Appends {@code items} items of {@code map} from byte {@code origin} of {@code buffer} to
+     * {@code b} (being written) as typed sections, starting a new section.
+     *
+     * @throws IllegalArgumentException if an object element is not serializable
+     * @throws mpjbuf.OverflowException if {@code b} is too small
+     */
+    public static void gatherInto(mpjbuf.Buffer b, Object buffer, long origin, int items, TypeMap map) {
+        if (map.isObjects()) {
+            Object[] objects = objects(buffer, origin, items, map);
+            b.putSectionHeader(mpjbuf.Type.OBJECT);
+            b.write(objects, 0, objects.length);
+            return;
+        }
+        mpjbuf.Type[] section = new mpjbuf.Type[1];
+        map.walk(origin, items, Long.MAX_VALUE, (type, pos, n) -> {
+            if (section[0] != type.bufType()) {
+                section[0] = type.bufType();
+                b.putSectionHeader(section[0]);
+            }
+            UserMemory.Place p = UserMemory.at(buffer, pos, type, false);
+            Stash.put(b, p.target(), p.index(), n, type);
+        });
+    }
+
+    /**
+     * Reads {@code items} items of {@code map} out of the next sections of {@code b} (committed) into
+     * byte {@code origin} of {@code buffer}; objects resolve their classes in {@code loader}.
+     *
+     * @throws mpjbuf.UnderflowException if {@code b} holds fewer elements
+     * @throws IllegalStateException if a section holds another type than {@code map}'s next elements
+     */
+    public static void scatterFrom(mpjbuf.Buffer b, ClassLoader loader, Object buffer, long origin, int items,
+                                   TypeMap map) {
+        scatter(ElementSource.stash(b, loader), buffer, origin, items, map.elements() * items, map);
     }
 
     /** The object elements of {@code items} items, in type-map order (references, not copies). */
@@ -96,6 +127,11 @@ public final class Packing {
         if (map.isObjects()) {
             Object[] objects = objects(buffer, origin, items, map);
             byte[] bytes = ObjectStreams.serialize(objects, 0, objects.length);
+            long room = (out instanceof byte[] ? ((byte[]) out).length : ((ByteBuffer) out).capacity()) - outPos;
+            if (room < 4L + bytes.length) {
+                throw new IndexOutOfBoundsException("the objects take " + (4 + bytes.length) + " packed bytes, "
+                    + room + " are left");
+            }
             ByteBuffer o = packedBytes(out, outPos, 4 + bytes.length);
             o.putInt(bytes.length).put(bytes);
             return outPos + 4 + bytes.length;
