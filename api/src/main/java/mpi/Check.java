@@ -151,7 +151,10 @@ final class Check {
             throw new MPIException(MPI.ERR_TYPE, call + ": " + (sent == null ? "send" : "receive")
                 + " datatype is null");
         }
-        if (!received.basic.receives(sent.basic) || sent.units() != received.units()) {
+        // Predefined types (pairs) must agree item for item; derived types by their elements (callers
+        // compare the counts where they must match).
+        if (!received.basic.receives(sent.basic)
+            || (sent.predefined() && received.predefined() && sent.units() != received.units())) {
             throw new MPIException(MPI.ERR_TYPE, call + ": send datatype " + sent + " does not match receive datatype "
                 + received);
         }

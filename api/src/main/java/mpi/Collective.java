@@ -54,6 +54,14 @@ final class Collective {
 
     static Request bcast(Comm c, String call, boolean nonBlocking, Object buf, int offset, int count, Datatype type,
                          int root) {
+        if (ObjectCollectives.handles(type)) {
+            return ObjectCollectives.bcast(c, call, nonBlocking, buf, offset, count, type, root);
+        }
+        if (staged(type)) {
+            Staged b = Staged.of(call, "buffer", buf, offset, count, type, c.rankIn(c.rank(call)) != root);
+            return Staged.finish(bcast(c, call, nonBlocking, Staged.buffer(b, buf), Staged.offset(b, offset), count,
+                type.packed(), root), b);
+        }
         Invocation k = new Invocation(c, call, nonBlocking);
         Check.root(call, root, k.size);
         Check.buffer(call, "buffer", buf, offset, count, units(type), type);
@@ -66,6 +74,19 @@ final class Collective {
 
     static Request gather(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, int scount, Datatype stype,
                           Object rbuf, int roff, int rcount, Datatype rtype, int root, boolean inPlace) {
+        if (ObjectCollectives.handles(stype, rtype)) {
+            return ObjectCollectives.gather(c, call, nonBlocking, sbuf, soff, scount, stype, rbuf, roff, null,
+                rcount, null, rtype, root, inPlace);
+        }
+        if (staged(stype, rtype)) {
+            Rank me = c.rank(call);
+            boolean isRoot = c.rankIn(me) == root;
+            Staged s = inPlace && isRoot ? null : Staged.of(call, "send buffer", sbuf, soff, scount, stype, false);
+            Staged r = isRoot ? Staged.of(call, "receive buffer", rbuf, roff, rcount * c.size(me), rtype, true) : null;
+            return Staged.finish(gather(c, call, nonBlocking, Staged.buffer(s, sbuf), Staged.offset(s, soff), scount,
+                Staged.packed(stype), Staged.buffer(r, rbuf), Staged.offset(r, roff), rcount, Staged.packed(rtype),
+                root, inPlace), s, r);
+        }
         Invocation k = new Invocation(c, call, nonBlocking);
         Check.root(call, root, k.size);
         boolean isRoot = k.rank == root;
@@ -87,6 +108,20 @@ final class Collective {
     static Request gatherv(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, int scount,
                            Datatype stype, Object rbuf, int roff, int[] rcounts, int[] displs, Datatype rtype,
                            int root, boolean inPlace) {
+        if (ObjectCollectives.handles(stype, rtype)) {
+            return ObjectCollectives.gather(c, call, nonBlocking, sbuf, soff, scount, stype, rbuf, roff, rcounts, 0,
+                displs, rtype, root, inPlace);
+        }
+        if (staged(stype, rtype)) {
+            Rank me = c.rank(call);
+            boolean isRoot = c.rankIn(me) == root;
+            Staged s = inPlace && isRoot ? null : Staged.of(call, "send buffer", sbuf, soff, scount, stype, false);
+            Staged r = isRoot ? Staged.of(call, "receive buffer", rbuf, roff, Staged.span(rcounts, displs, c.size(me)),
+                rtype, true) : null;
+            return Staged.finish(gatherv(c, call, nonBlocking, Staged.buffer(s, sbuf), Staged.offset(s, soff), scount,
+                Staged.packed(stype), Staged.buffer(r, rbuf), Staged.offset(r, roff), rcounts, displs,
+                Staged.packed(rtype), root, inPlace), s, r);
+        }
         Invocation k = new Invocation(c, call, nonBlocking);
         Check.root(call, root, k.size);
         boolean isRoot = k.rank == root;
@@ -115,6 +150,19 @@ final class Collective {
     static Request scatter(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, int scount,
                            Datatype stype, Object rbuf, int roff, int rcount, Datatype rtype, int root,
                            boolean inPlace) {
+        if (ObjectCollectives.handles(stype, rtype)) {
+            return ObjectCollectives.scatter(c, call, nonBlocking, sbuf, soff, null, scount, null, stype, rbuf, roff,
+                rcount, rtype, root, inPlace);
+        }
+        if (staged(stype, rtype)) {
+            Rank me = c.rank(call);
+            boolean isRoot = c.rankIn(me) == root;
+            Staged s = isRoot ? Staged.of(call, "send buffer", sbuf, soff, scount * c.size(me), stype, false) : null;
+            Staged r = inPlace && isRoot ? null : Staged.of(call, "receive buffer", rbuf, roff, rcount, rtype, true);
+            return Staged.finish(scatter(c, call, nonBlocking, Staged.buffer(s, sbuf), Staged.offset(s, soff), scount,
+                Staged.packed(stype), Staged.buffer(r, rbuf), Staged.offset(r, roff), rcount, Staged.packed(rtype),
+                root, inPlace), s, r);
+        }
         Invocation k = new Invocation(c, call, nonBlocking);
         Check.root(call, root, k.size);
         boolean isRoot = k.rank == root;
@@ -137,6 +185,20 @@ final class Collective {
     static Request scatterv(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, int[] scounts,
                             int[] displs, Datatype stype, Object rbuf, int roff, int rcount, Datatype rtype, int root,
                             boolean inPlace) {
+        if (ObjectCollectives.handles(stype, rtype)) {
+            return ObjectCollectives.scatter(c, call, nonBlocking, sbuf, soff, scounts, 0, displs, stype, rbuf, roff,
+                rcount, rtype, root, inPlace);
+        }
+        if (staged(stype, rtype)) {
+            Rank me = c.rank(call);
+            boolean isRoot = c.rankIn(me) == root;
+            Staged s = isRoot ? Staged.of(call, "send buffer", sbuf, soff, Staged.span(scounts, displs, c.size(me)),
+                stype, false) : null;
+            Staged r = inPlace && isRoot ? null : Staged.of(call, "receive buffer", rbuf, roff, rcount, rtype, true);
+            return Staged.finish(scatterv(c, call, nonBlocking, Staged.buffer(s, sbuf), Staged.offset(s, soff), scounts,
+                displs, Staged.packed(stype), Staged.buffer(r, rbuf), Staged.offset(r, roff), rcount,
+                Staged.packed(rtype), root, inPlace), s, r);
+        }
         Invocation k = new Invocation(c, call, nonBlocking);
         Check.root(call, root, k.size);
         boolean isRoot = k.rank == root;
@@ -164,6 +226,17 @@ final class Collective {
 
     static Request allgather(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, int scount,
                              Datatype stype, Object rbuf, int roff, int rcount, Datatype rtype, boolean inPlace) {
+        if (ObjectCollectives.handles(stype, rtype)) {
+            return ObjectCollectives.allgather(c, call, nonBlocking, sbuf, soff, scount, stype, rbuf, roff, null,
+                rcount, null, rtype, inPlace);
+        }
+        if (staged(stype, rtype)) {
+            Staged s = inPlace ? null : Staged.of(call, "send buffer", sbuf, soff, scount, stype, false);
+            Staged r = Staged.of(call, "receive buffer", rbuf, roff, rcount * c.size(c.rank(call)), rtype, true);
+            return Staged.finish(allgather(c, call, nonBlocking, Staged.buffer(s, sbuf), Staged.offset(s, soff),
+                scount, Staged.packed(stype), Staged.buffer(r, rbuf), Staged.offset(r, roff), rcount,
+                Staged.packed(rtype), inPlace), s, r);
+        }
         Invocation k = new Invocation(c, call, nonBlocking);
         if (!inPlace) {
             Check.buffer(call, "send buffer", sbuf, soff, scount, units(stype), stype);
@@ -180,6 +253,18 @@ final class Collective {
     static Request allgatherv(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, int scount,
                               Datatype stype, Object rbuf, int roff, int[] rcounts, int[] displs, Datatype rtype,
                               boolean inPlace) {
+        if (ObjectCollectives.handles(stype, rtype)) {
+            return ObjectCollectives.allgather(c, call, nonBlocking, sbuf, soff, scount, stype, rbuf, roff, rcounts, 0,
+                displs, rtype, inPlace);
+        }
+        if (staged(stype, rtype)) {
+            Staged s = inPlace ? null : Staged.of(call, "send buffer", sbuf, soff, scount, stype, false);
+            Staged r = Staged.of(call, "receive buffer", rbuf, roff, Staged.span(rcounts, displs, c.size(c.rank(call))),
+                rtype, true);
+            return Staged.finish(allgatherv(c, call, nonBlocking, Staged.buffer(s, sbuf), Staged.offset(s, soff),
+                scount, Staged.packed(stype), Staged.buffer(r, rbuf), Staged.offset(r, roff), rcounts, displs,
+                Staged.packed(rtype), inPlace), s, r);
+        }
         Invocation k = new Invocation(c, call, nonBlocking);
         if (!inPlace) {
             Check.buffer(call, "send buffer", sbuf, soff, scount, units(stype), stype);
@@ -196,6 +281,18 @@ final class Collective {
 
     static Request alltoall(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, int scount,
                             Datatype stype, Object rbuf, int roff, int rcount, Datatype rtype) {
+        if (ObjectCollectives.handles(stype, rtype)) {
+            return ObjectCollectives.alltoall(c, call, nonBlocking, sbuf, soff, null, scount, null, stype, rbuf, roff,
+                null, rcount, null, rtype);
+        }
+        if (staged(stype, rtype)) {
+            int size = c.size(c.rank(call));
+            Staged s = Staged.of(call, "send buffer", sbuf, soff, scount * size, stype, false);
+            Staged r = Staged.of(call, "receive buffer", rbuf, roff, rcount * size, rtype, true);
+            return Staged.finish(alltoall(c, call, nonBlocking, Staged.buffer(s, sbuf), Staged.offset(s, soff), scount,
+                Staged.packed(stype), Staged.buffer(r, rbuf), Staged.offset(r, roff), rcount, Staged.packed(rtype)),
+                s, r);
+        }
         Invocation k = new Invocation(c, call, nonBlocking);
         Check.buffer(call, "send buffer", sbuf, soff, scount, units(stype) * k.size, stype);
         receiveBuffer(call, rbuf, roff, rcount, rtype, k.size);
@@ -208,6 +305,18 @@ final class Collective {
     static Request alltoallv(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, int[] scounts,
                              int[] sdispls, Datatype stype, Object rbuf, int roff, int[] rcounts, int[] rdispls,
                              Datatype rtype) {
+        if (ObjectCollectives.handles(stype, rtype)) {
+            return ObjectCollectives.alltoall(c, call, nonBlocking, sbuf, soff, scounts, 0, sdispls, stype, rbuf, roff,
+                rcounts, 0, rdispls, rtype);
+        }
+        if (staged(stype, rtype)) {
+            int size = c.size(c.rank(call));
+            Staged s = Staged.of(call, "send buffer", sbuf, soff, Staged.span(scounts, sdispls, size), stype, false);
+            Staged r = Staged.of(call, "receive buffer", rbuf, roff, Staged.span(rcounts, rdispls, size), rtype, true);
+            return Staged.finish(alltoallv(c, call, nonBlocking, Staged.buffer(s, sbuf), Staged.offset(s, soff),
+                scounts, sdispls, Staged.packed(stype), Staged.buffer(r, rbuf), Staged.offset(r, roff), rcounts,
+                rdispls, Staged.packed(rtype)), s, r);
+        }
         Invocation k = new Invocation(c, call, nonBlocking);
         Check.counts(call, "sendcounts", scounts, k.size);
         Check.displs(call, "sdispls", sdispls, scounts, "send buffer", sbuf, soff, stype, k.size);
@@ -223,6 +332,14 @@ final class Collective {
     /** Alltoallw (Open MPI): a datatype per peer, displacements in bytes. */
     static Request alltoallw(Comm c, String call, boolean nonBlocking, Object sbuf, int[] scounts, int[] sdispls,
                              Datatype[] stypes, Object rbuf, int[] rcounts, int[] rdispls, Datatype[] rtypes) {
+        for (Datatype[] types : new Datatype[][] {stypes, rtypes}) {
+            for (int j = 0; types != null && j < types.length; j++) {
+                if (types[j] != null && !types[j].direct()) {
+                    throw new MPIException(MPI.ERR_TYPE, call + ": datatype " + types[j] + " is not contiguous;"
+                        + " allToAllw takes contiguous datatypes");
+                }
+            }
+        }
         Invocation k = new Invocation(c, call, nonBlocking);
         Check.counts(call, "sendcounts", scounts, k.size);
         Check.counts(call, "recvcounts", rcounts, k.size);
@@ -266,6 +383,17 @@ final class Collective {
 
     static Request reduce(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, Object rbuf, int roff,
                           int count, Datatype type, Op op, int root, boolean inPlace) {
+        if (ObjectCollectives.handles(type)) {
+            return ObjectCollectives.reduce(c, call, nonBlocking, sbuf, soff, rbuf, roff, count, type, op, root, inPlace);
+        }
+        if (staged(type)) {
+            Check.op(call, op, type);
+            boolean isRoot = c.rankIn(c.rank(call)) == root;
+            Staged s = inPlace && isRoot ? null : Staged.of(call, "send buffer", sbuf, soff, count, type, false);
+            Staged r = isRoot ? Staged.of(call, "receive buffer", rbuf, roff, count, type, true) : null;
+            return Staged.finish(reduce(c, call, nonBlocking, Staged.buffer(s, sbuf), Staged.offset(s, soff),
+                Staged.buffer(r, rbuf), Staged.offset(r, roff), count, type.packed(), op, root, inPlace), s, r);
+        }
         Invocation k = new Invocation(c, call, nonBlocking);
         Check.root(call, root, k.size);
         boolean isRoot = k.rank == root;
@@ -284,6 +412,17 @@ final class Collective {
 
     static Request allreduce(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, Object rbuf, int roff,
                              int count, Datatype type, Op op, boolean inPlace) {
+        if (ObjectCollectives.handles(type)) {
+            return ObjectCollectives.scan(c, call, nonBlocking, sbuf, soff, rbuf, roff, count, type, op,
+                ObjectCollectives.Prefix.ALL, inPlace);
+        }
+        if (staged(type)) {
+            Check.op(call, op, type);
+            Staged s = inPlace ? null : Staged.of(call, "send buffer", sbuf, soff, count, type, false);
+            Staged r = Staged.of(call, "receive buffer", rbuf, roff, count, type, true);
+            return Staged.finish(allreduce(c, call, nonBlocking, Staged.buffer(s, sbuf), Staged.offset(s, soff),
+                Staged.buffer(r, rbuf), Staged.offset(r, roff), count, type.packed(), op, inPlace), s, r);
+        }
         Invocation k = new Invocation(c, call, nonBlocking);
         Reduction r = Check.op(call, op, type);
         if (!inPlace) {
@@ -299,6 +438,27 @@ final class Collective {
     /** Reduce_scatter with a count per rank; {@code counts == null}: every rank gets {@code blockCount}. */
     static Request reduceScatter(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, Object rbuf,
                                  int roff, int[] counts, int blockCount, Datatype type, Op op, boolean inPlace) {
+        if (ObjectCollectives.handles(type)) {
+            throw ObjectCollectives.unsupported(call);
+        }
+        if (staged(type)) {
+            Check.op(call, op, type);
+            int size = c.size(c.rank(call));
+            int[] cs = counts;
+            if (cs == null) {
+                cs = new int[size];
+                java.util.Arrays.fill(cs, Math.max(0, blockCount));
+            }
+            long total = 0;
+            for (int j = 0; j < size && j < cs.length; j++) {
+                total += Math.max(0, cs[j]);
+            }
+            int mine = inPlace ? (int) total : cs.length > c.rankIn(c.rank(call)) ? cs[c.rankIn(c.rank(call))] : 0;
+            Staged s = inPlace ? null : Staged.of(call, "send buffer", sbuf, soff, (int) total, type, false);
+            Staged r = Staged.of(call, "receive buffer", rbuf, roff, mine, type, true);
+            return Staged.finish(reduceScatter(c, call, nonBlocking, Staged.buffer(s, sbuf), Staged.offset(s, soff),
+                Staged.buffer(r, rbuf), Staged.offset(r, roff), counts, blockCount, type.packed(), op, inPlace), s, r);
+        }
         Invocation k = new Invocation(c, call, nonBlocking);
         Reduction r = Check.op(call, op, type);
         if (counts == null) {
@@ -329,6 +489,17 @@ final class Collective {
 
     static Request scan(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, Object rbuf, int roff,
                         int count, Datatype type, Op op, boolean exclusive, boolean inPlace) {
+        if (ObjectCollectives.handles(type)) {
+            return ObjectCollectives.scan(c, call, nonBlocking, sbuf, soff, rbuf, roff, count, type, op,
+                exclusive ? ObjectCollectives.Prefix.EXCLUSIVE : ObjectCollectives.Prefix.INCLUSIVE, inPlace);
+        }
+        if (staged(type)) {
+            Check.op(call, op, type);
+            Staged s = inPlace ? null : Staged.of(call, "send buffer", sbuf, soff, count, type, false);
+            Staged r = Staged.of(call, "receive buffer", rbuf, roff, count, type, true);
+            return Staged.finish(scan(c, call, nonBlocking, Staged.buffer(s, sbuf), Staged.offset(s, soff),
+                Staged.buffer(r, rbuf), Staged.offset(r, roff), count, type.packed(), op, exclusive, inPlace), s, r);
+        }
         Invocation k = new Invocation(c, call, nonBlocking);
         Reduction r = Check.op(call, op, type);
         if (!inPlace) {
@@ -343,6 +514,17 @@ final class Collective {
 
     /** MPI_Reduce_local: {@code inout = in op inout}, no communication. */
     static void reduceLocal(String call, Object in, Object inout, int count, Datatype type, Op op) {
+        if (ObjectCollectives.handles(type)) {
+            throw ObjectCollectives.unsupported(call);
+        }
+        if (staged(type)) {
+            Check.op(call, op, type);
+            Staged i = Staged.of(call, "input buffer", in, 0, count, type, false);
+            Staged io = Staged.of(call, "input/output buffer", inout, 0, count, type, true);
+            reduceLocal(call, Staged.buffer(i, in), Staged.buffer(io, inout), count, type.packed(), op);
+            Staged.finish(null, i, io);
+            return;
+        }
         Reduction r = Check.op(call, op, type);
         Check.buffer(call, "input buffer", in, 0, count, units(type), type);
         Check.buffer(call, "input/output buffer", inout, 0, count, units(type), type);
@@ -351,6 +533,19 @@ final class Collective {
     }
 
     // ---- helpers ----------------------------------------------------------------------------
+
+    /**
+     * True when a datatype is not contiguous (and not objects): its buffers are staged through
+     * packed temporaries ({@link Staged}) and the collective runs on the packed type.
+     */
+    private static boolean staged(Datatype... types) {
+        for (Datatype t : types) {
+            if (t != null && !t.direct()) {
+                return true;
+            }
+        }
+        return false;
+    }
 
     /** Storage units per item, or 1 for a null type (the buffer check then reports it). */
     private static int units(Datatype type) {

@@ -75,6 +75,11 @@ public class Datatype implements Cloneable {
     /** The flattened type map; null for markers and the null type. */
     final TypeMap map;
     private final Kind kind;
+    /**
+     * The contiguous type of the same signature, that a packed item of this type is (collectives
+     * stage non-contiguous data through it); this type itself when it is direct.
+     */
+    private final Datatype packed;
     private volatile String name;
     private volatile boolean committed;
     private volatile boolean freed;
@@ -88,6 +93,7 @@ public class Datatype implements Cloneable {
         this.layout = layout;
         this.map = map;
         this.kind = Kind.PREDEFINED;
+        this.packed = this;
         this.name = name;
         this.committed = true;
     }
@@ -97,6 +103,7 @@ public class Datatype implements Cloneable {
         this.layout = Layout.basic(BasicType.BYTE);
         this.map = null;
         this.kind = kind;
+        this.packed = this;
         this.name = name;
     }
 
@@ -109,6 +116,13 @@ public class Datatype implements Cloneable {
         this.map = map;
         this.kind = Kind.DERIVED;
         this.name = name;
+        if (map.isContiguous()) {
+            this.packed = this;
+        } else {
+            BasicType unitType = base != null ? base : BasicType.BYTE;
+            this.packed = new Datatype(TypeMap.hvector(1, units, 0, TypeMap.of(unitType)), name + " packed");
+            this.packed.committed = true;
+        }
     }
 
     private static Datatype pair(BasicType type, String name) {
@@ -132,6 +146,16 @@ public class Datatype implements Cloneable {
      */
     final boolean direct() {
         return kind == Kind.PREDEFINED || map.isContiguous();
+    }
+
+    /** The contiguous type a packed item of this type is: this type when {@link #direct()}. */
+    final Datatype packed() {
+        return packed;
+    }
+
+    /** True for the predefined types ({@code MPI.INT}, the pairs...). */
+    final boolean predefined() {
+        return kind == Kind.PREDEFINED;
     }
 
     /** True when the runs mix base types (the type lives in byte buffers only). */

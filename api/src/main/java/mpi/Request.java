@@ -23,6 +23,8 @@ public class Request {
     org.mpjlite.smpdev.Request op;
     /** A status that completed without an operation (a PROC_NULL peer), or null. */
     Status preset;
+    /** Work left for completion (unpacking a collective's staged derived-type data), or null. */
+    Runnable onCompletion;
     private boolean isNull;
 
     Request(Rank rank, org.mpjlite.smpdev.Request op, Status preset) {
@@ -70,6 +72,11 @@ public class Request {
         deactivate();
         if (r != null && r.failed()) {
             throw r.error();
+        }
+        Runnable after = onCompletion;
+        if (after != null) {
+            onCompletion = null;
+            after.run();
         }
         return s;
     }

@@ -98,7 +98,7 @@ public final class Packing {
     }
 
     /** The object elements of {@code items} items, in type-map order (references, not copies). */
-    private static Object[] objects(Object buffer, long origin, int items, TypeMap map) {
+    public static Object[] objects(Object buffer, long origin, int items, TypeMap map) {
         Object[] objects = new Object[Math.toIntExact(map.elements() * items)];
         int[] at = new int[1];
         map.walk(origin, items, Long.MAX_VALUE, (type, pos, n) -> {
@@ -106,6 +106,15 @@ public final class Packing {
             at[0] += n;
         });
         return objects;
+    }
+
+    /** Stores {@code objects}, in type-map order, as the elements of {@code items} items: the inverse of {@link #objects}. */
+    public static void place(Object[] objects, Object buffer, long origin, int items, TypeMap map) {
+        int[] at = new int[1];
+        map.walk(origin, items, Long.MAX_VALUE, (type, pos, n) -> {
+            System.arraycopy(objects, at[0], buffer, (int) pos, n);
+            at[0] += n;
+        });
     }
 
     /**
@@ -158,11 +167,7 @@ public final class Packing {
             packedBytes(in, inPos + 4, length).get(bytes);
             Object[] objects = new Object[Math.toIntExact(map.elements() * items)];
             ObjectStreams.deserialize(bytes, 0, length, objects, 0, objects.length, loader);
-            int[] at = new int[1];
-            map.walk(origin, items, Long.MAX_VALUE, (type, pos, n) -> {
-                System.arraycopy(objects, at[0], buffer, (int) pos, n);
-                at[0] += n;
-            });
+            place(objects, buffer, origin, items, map);
             return inPos + 4 + length;
         }
         long[] at = {inPos};
