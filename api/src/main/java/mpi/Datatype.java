@@ -227,9 +227,7 @@ public class Datatype implements Cloneable {
 
     /** As {@link #Vector}, the stride in elements of the base type (a buffer index difference, not bytes). */
     public static Datatype Hvector(int count, int blocklength, int stride, Datatype oldtype) {
-        TypeMap old = old("Hvector", oldtype);
-        counts("Hvector", count, blocklength);
-        return derived(TypeMap.hvector(count, blocklength, (long) stride * old.unit(), old), "Hvector", oldtype);
+        return hvector("Hvector", count, blocklength, stride, oldtype, true);
     }
 
     /** Block {@code i}: {@code blocklengths[i]} items at {@code displacements[i]} extents of oldtype. */
@@ -239,9 +237,7 @@ public class Datatype implements Cloneable {
 
     /** As {@link #Indexed}, the displacements in elements of the base type (buffer indexes, not bytes). */
     public static Datatype Hindexed(int[] blocklengths, int[] displacements, Datatype oldtype) {
-        TypeMap old = old("Hindexed", oldtype);
-        blocks("Hindexed", blocklengths, displacements);
-        return derived(TypeMap.hindexed(blocklengths, scale(displacements, old.unit()), old), "Hindexed", oldtype);
+        return hindexed("Hindexed", blocklengths, displacements, oldtype, true);
     }
 
     /**
@@ -283,9 +279,7 @@ public class Datatype implements Cloneable {
 
     /** As {@link #createVector}, the stride in bytes. */
     public static Datatype createHVector(int count, int blockLength, int stride, Datatype oldType) {
-        TypeMap old = old("createHVector", oldType);
-        counts("createHVector", count, blockLength);
-        return derived(TypeMap.hvector(count, blockLength, stride, old), "createHVector", oldType);
+        return hvector("createHVector", count, blockLength, stride, oldType, false);
     }
 
     public static Datatype createIndexed(int[] blockLengths, int[] displacements, Datatype oldType) {
@@ -294,9 +288,7 @@ public class Datatype implements Cloneable {
 
     /** As {@link #createIndexed}, the displacements in bytes. */
     public static Datatype createHIndexed(int[] blockLengths, int[] displacements, Datatype oldType) {
-        TypeMap old = old("createHIndexed", oldType);
-        blocks("createHIndexed", blockLengths, displacements);
-        return derived(TypeMap.hindexed(blockLengths, scale(displacements, 1), old), "createHIndexed", oldType);
+        return hindexed("createHIndexed", blockLengths, displacements, oldType, false);
     }
 
     /** Blocks of {@code blockLength} items at {@code displacements[i]} extents of oldType. */
@@ -349,6 +341,24 @@ public class Datatype implements Cloneable {
         TypeMap old = old(call, oldtype);
         counts(call, count, blocklength);
         return derived(TypeMap.hvector(count, blocklength, stride * old.extent(), old), call, oldtype);
+    }
+
+    /** @param inElements the stride counts base elements (mpiJava), else bytes (Open MPI) */
+    private static Datatype hvector(String call, int count, int blocklength, int stride, Datatype oldtype,
+                                    boolean inElements) {
+        TypeMap old = old(call, oldtype);
+        counts(call, count, blocklength);
+        long strideBytes = inElements ? (long) stride * old.unit() : stride;
+        return derived(TypeMap.hvector(count, blocklength, strideBytes, old), call, oldtype);
+    }
+
+    /** @param inElements the displacements count base elements (mpiJava), else bytes (Open MPI) */
+    private static Datatype hindexed(String call, int[] blocklengths, int[] displacements, Datatype oldtype,
+                                     boolean inElements) {
+        TypeMap old = old(call, oldtype);
+        blocks(call, blocklengths, displacements);
+        return derived(TypeMap.hindexed(blocklengths, scale(displacements, inElements ? old.unit() : 1), old), call,
+            oldtype);
     }
 
     private static Datatype indexed(String call, int[] blocklengths, int[] displacements, Datatype oldtype) {
