@@ -1,6 +1,7 @@
 package mpi;
 
 import org.mpjlite.smpdev.BasicType;
+import org.mpjlite.smpdev.TypeMap;
 
 /**
  * Argument checks shared by every call: each failure is an {@link MPIException} with the MPI error
@@ -10,9 +11,9 @@ final class Check {
     private Check() {
     }
 
-    /** The buffer holds {@code count} elements of {@code type} from {@code offset}. */
+    /** The buffer holds {@code count} items of {@code type} from {@code offset}. */
     static void buffer(String call, Object buf, int offset, int count, Datatype type) {
-        buffer(call, "buffer", buf, offset, count, 1, type);
+        buffer(call, "buffer", buf, offset, count, type == null ? 1 : type.units(), type);
     }
 
     /**
@@ -23,6 +24,7 @@ final class Check {
         if (type == null) {
             throw new MPIException(MPI.ERR_TYPE, call + ": datatype is null");
         }
+        type.usable(call);
         if (count < 0) {
             throw new MPIException(MPI.ERR_COUNT, call + ": count must be >= 0, was " + count);
         }
@@ -32,18 +34,66 @@ final class Check {
         int capacity = type.basic.capacityOf(buf);
         if (capacity < 0) {
             throw new MPIException(MPI.ERR_TYPE, call + ": datatype " + type + " does not match the " + which + ", a "
-                + BasicType.describe(buf) + " (a " + type + " buffer is a "
-                + type.basic.arrayClass().getSimpleName() + " or a java.nio buffer of that type)");
+                + BasicType.describe(buf) + (type.mixed()
+                ? " (the datatype mixes element types: its buffer is a byte[] or a ByteBuffer)"
+                : " (a " + type + " buffer is a " + type.basic.arrayClass().getSimpleName()
+                + (type.basic == BasicType.OBJECT ? ")" : " or a java.nio buffer of that type)")));
         }
         if (offset < 0) {
             throw new MPIException(MPI.ERR_BUFFER, call + ": offset must be >= 0, was " + offset);
         }
-        if ((long) offset + (long) count * units > capacity) {
-            throw new MPIException(MPI.ERR_BUFFER, call + ": offset " + offset + " + count " + count
-                + (units == 1 ? "" : " of " + type + " (" + (long) count * units + " elements)")
-                + " is beyond the end of the " + which + " (" + BasicType.describe(buf) + " of " + capacity + " "
-                + type.basic.mpiName() + " elements)");
+        if (type.direct()) {
+            if ((long) offset + (long) count * units > capacity) {
+                throw new MPIException(MPI.ERR_BUFFER, call + ": offset " + offset + " + count " + count
+                    + (units == 1 ? "" : " of " + type + " (" + (long) count * units + " elements)")
+                    + " is beyond the end of the " + which + " (" + BasicType.describe(buf) + " of " + capacity + " "
+                    + type.basic.mpiName() + " elements)");
+            }
+            return;
         }
+        derivedBuffer(call, which, buf, offset, (long) count * (units / type.units()), capacity, type);
+    }
+
+    /** A buffer of a non-contiguous type: every item's data inside it, at whole elements unless bytes. */
+    private static void derivedBuffer(String call, String which, Object buf, int offset, long items, int capacity,
+                                      Datatype type) {
+        TypeMap map = type.map;
+        boolean bytes = buf instanceof java.nio.ByteBuffer || buf instanceof byte[];
+        if (!map.isAligned() && !bytes) {
+            throw new MPIException(MPI.ERR_TYPE, call + ": datatype " + type + " has displacements or bounds that are"
+                + " not whole " + type.basic.mpiName() + " elements; it can address a ByteBuffer only, not the " + which
+                + ", a " + BasicType.describe(buf));
+        }
+        if (items == 0 || map.size() == 0) {
+            return;
+        }
+        long origin = (long) offset * map.unit();
+        long last = (items - 1) * map.extent();
+        long lo = origin + map.trueLb() + Math.min(0, last);
+        long hi = origin + map.trueLb() + map.trueExtent() + Math.max(0, last);
+        long end = (long) capacity * map.unit();
+        if (lo < 0 || hi > end) {
+            throw new MPIException(MPI.ERR_BUFFER, call + ": " + items + " items of " + type + " from offset " + offset
+                + " reach " + (lo < 0 ? "before the start" : "beyond the end") + " of the " + which + " ("
+                + BasicType.describe(buf) + " of " + capacity + " " + type.basic.mpiName() + " elements; the items span "
+                + "units " + Math.floorDiv(lo, map.unit()) + " to " + Math.floorDiv(hi - 1, map.unit()) + ")");
+        }
+    }
+
+    /**
+     * Every object element an MPI.OBJECT-based send would serialize is null or {@code Serializable}
+     * (objects they reference are checked by serialization itself).
+     */
+    static void serializable(String call, Object buf, int offset, int count, Datatype type) {
+        Object[] objects = (Object[]) buf;
+        type.map.walk(offset, count, Long.MAX_VALUE, (t, pos, n) -> {
+            for (int i = (int) pos; i < pos + n; i++) {
+                if (objects[i] != null && !(objects[i] instanceof java.io.Serializable)) {
+                    throw new MPIException(MPI.ERR_ARG, call + ": element " + i + " of the send buffer, a "
+                        + objects[i].getClass().getName() + ", is not Serializable");
+                }
+            }
+        });
     }
 
     /** A root: a rank of the communicator. */
@@ -101,7 +151,10 @@ final class Check {
             throw new MPIException(MPI.ERR_TYPE, call + ": " + (sent == null ? "send" : "receive")
                 + " datatype is null");
         }
-        if (!received.basic.receives(sent.basic) || sent.units() != received.units()) {
+        // Predefined types (pairs) must agree item for item; derived types by their elements (callers
+        // compare the counts where they must match).
+        if (!received.basic.receives(sent.basic)
+            || (sent.predefined() && received.predefined() && sent.units() != received.units())) {
             throw new MPIException(MPI.ERR_TYPE, call + ": send datatype " + sent + " does not match receive datatype "
                 + received);
         }

@@ -1,6 +1,7 @@
 package mpi;
 
 import org.mpjlite.smpdev.Message;
+import org.mpjlite.smpdev.Packing;
 import org.mpjlite.smpdev.PointToPoint;
 import org.mpjlite.smpdev.Rank;
 import org.mpjlite.smpdev.RecvRequest;
@@ -405,8 +406,15 @@ public abstract class Comm implements Freeable, Cloneable {
         if (dest == MPI.PROC_NULL) {
             return null;
         }
-        return PointToPoint.isend(me, target(me, dest), sendContext, rankIn(me), tag, buf, offset, count,
-            type.basic, mode, call);
+        if (type.map.isObjects()) {
+            Check.serializable(call, buf, offset, count, type);
+        }
+        try {
+            return PointToPoint.isend(me, target(me, dest), sendContext, rankIn(me), tag, buf, offset, count, type.map,
+                mode, call);
+        } catch (IllegalArgumentException e) {
+            throw new MPIException(MPI.ERR_ARG, call + ": cannot serialize the send buffer: " + e.getMessage());
+        }
     }
 
     private RecvRequest startRecv(String call, Rank me, Object buf, int offset, int count, Datatype type, int source,
@@ -418,7 +426,7 @@ public abstract class Comm implements Freeable, Cloneable {
         if (source == MPI.PROC_NULL) {
             return null;
         }
-        return PointToPoint.irecv(me, context, source, tag, buf, offset, count, type.basic, call);
+        return PointToPoint.irecv(me, context, source, tag, buf, offset, count, type.map, call);
     }
 
     final void send(String call, Object buf, int offset, int count, Datatype type, int dest, int tag, SendMode mode) {
@@ -526,10 +534,15 @@ public abstract class Comm implements Freeable, Cloneable {
                                  int stag, int source, int rtag) {
         try {
             Check.buffer(call, buf, offset, count, type);
-            Object incoming = type.basic.newArray(count);
+            if (!type.map.isContiguous()) {
+                // The outgoing data leave from a copy of the whole buffer, so the receive can land in place.
+                Object outgoing = Packing.copyOf(buf, type.basic);
+                return sendRecv(call, outgoing, offset, count, type, dest, stag, buf, offset, count, type, source, rtag);
+            }
+            Object incoming = type.basic.newArray(count * type.units());
             Status st = sendRecv(call, buf, offset, count, type, dest, stag, incoming, 0, count, type, source, rtag);
             if (source != MPI.PROC_NULL) {
-                org.mpjlite.smpdev.Copier.copy(incoming, 0, buf, offset, st.Get_count(type), type.basic);
+                org.mpjlite.smpdev.Copier.copy(incoming, 0, buf, offset, st.Get_elements(type), type.basic);
             }
             return st;
         } catch (MPIException e) {
@@ -637,6 +650,147 @@ public abstract class Comm implements Freeable, Cloneable {
         return getErrhandler();
     }
 
+    // ---- packing (MPI.PACKED): the implementation of both dialects ---------------------------
+
+    /**
+     * Packs {@code count} items of {@code type} into {@code out} (a {@code byte[]} or
+     * {@code ByteBuffer}) from byte {@code position}: their elements one after the other in native
+     * byte order (objects: a length and their serialization). Returns the position after them.
+     */
+    final int pack(String call, Object in, int offset, int count, Datatype type, Object out, int position) {
+        localRank(call);
+        Check.buffer(call, "input buffer", in, offset, count, type.units(), type);
+        int room = packedRoom(call, "output buffer", out, position);
+        if (type.map.isObjects()) {
+            Check.serializable(call, in, offset, count, type);
+        } else if ((long) count * type.map.size() > room - position) {
+            throw new MPIException(MPI.ERR_TRUNCATE, call + ": " + count + " x " + type + " take "
+                + (long) count * type.map.size() + " packed bytes, the output buffer has " + (room - position)
+                + " left from position " + position);
+        }
+        try {
+            return (int) Packing.pack(in, (long) offset * type.unit(), count, type.map, out, position);
+        } catch (IndexOutOfBoundsException e) {
+            throw new MPIException(MPI.ERR_TRUNCATE, call + ": the output buffer is too small: " + e.getMessage());
+        } catch (IllegalArgumentException e) {
+            throw new MPIException(MPI.ERR_ARG, call + ": cannot serialize the input buffer: " + e.getMessage());
+        }
+    }
+
+    /** Unpacks {@code count} items of {@code type} out of packed data from byte {@code position}. */
+    final int unpack(String call, Object in, int position, Object out, int offset, int count, Datatype type) {
+        localRank(call);
+        int room = packedRoom(call, "input buffer", in, position);
+        Check.buffer(call, "output buffer", out, offset, count, type.units(), type);
+        Check.writable(call, out);
+        if (!type.map.isObjects() && (long) count * type.map.size() > room - position) {
+            throw new MPIException(MPI.ERR_TRUNCATE, call + ": " + count + " x " + type + " take "
+                + (long) count * type.map.size() + " packed bytes, the input buffer has " + (room - position)
+                + " left from position " + position);
+        }
+        try {
+            return (int) Packing.unpack(in, position, out, (long) offset * type.unit(), count, type.map,
+                Thread.currentThread().getContextClassLoader());
+        } catch (RuntimeException e) {
+            throw new MPIException(MPI.ERR_TRUNCATE, call + ": cannot unpack " + count + " x " + type
+                + " from position " + position + ": " + e.getMessage());
+        }
+    }
+
+    /** Packs into an mpjbuf buffer (MPJ Express): typed sections appended at its write position. */
+    final int pack(String call, Object in, int offset, int count, Datatype type, mpjbuf.Buffer out, int position) {
+        localRank(call);
+        Check.buffer(call, "input buffer", in, offset, count, type.units(), type);
+        if (out == null) {
+            throw new MPIException(MPI.ERR_BUFFER, call + ": output buffer is null");
+        }
+        if (type.map.isObjects()) {
+            Check.serializable(call, in, offset, count, type);
+        }
+        try {
+            if (position != out.position()) {
+                throw new MPIException(MPI.ERR_ARG, call + ": position " + position + " is not where the buffer is"
+                    + " written next (" + out.position() + ")");
+            }
+            Packing.gatherInto(out, in, (long) offset * type.unit(), count, type.map);
+            return out.position();
+        } catch (mpjbuf.OverflowException e) {
+            throw new MPIException(MPI.ERR_TRUNCATE, call + ": the output buffer is too small: " + e.getMessage());
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            throw new MPIException(MPI.ERR_BUFFER, call + ": cannot pack into the output buffer: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Unpacks out of an mpjbuf buffer (MPJ Express); at position 0 the buffer is committed (or
+     * rewound) first, so Pack then Unpack from 0 reads what was packed.
+     */
+    final int unpack(String call, mpjbuf.Buffer in, int position, Object out, int offset, int count, Datatype type) {
+        localRank(call);
+        if (in == null) {
+            throw new MPIException(MPI.ERR_BUFFER, call + ": input buffer is null");
+        }
+        Check.buffer(call, "output buffer", out, offset, count, type.units(), type);
+        Check.writable(call, out);
+        try {
+            if (position == 0) {
+                // Reading from the start: ends the writing (or rewinds a buffer already read).
+                in.commit();
+            }
+            if (position != in.position()) {
+                throw new MPIException(MPI.ERR_ARG, call + ": position " + position + " is not where the buffer is"
+                    + " read next (" + in.position() + ")");
+            }
+            Packing.scatterFrom(in, Thread.currentThread().getContextClassLoader(), out,
+                (long) offset * type.unit(), count, type.map);
+            return in.position();
+        } catch (mpjbuf.UnderflowException e) {
+            throw new MPIException(MPI.ERR_TRUNCATE, call + ": the input buffer holds less: " + e.getMessage());
+        } catch (IllegalStateException e) {
+            throw new MPIException(MPI.ERR_TYPE, call + ": the input buffer does not hold " + type + " data: "
+                + e.getMessage());
+        }
+    }
+
+    /**
+     * An upper bound of the bytes that packing {@code count} items of {@code type} takes, in a byte
+     * array and in an mpjbuf buffer alike (which adds section headers).
+     */
+    final int packSize(String call, int count, Datatype type) {
+        localRank(call);
+        if (type == null) {
+            throw new MPIException(MPI.ERR_TYPE, call + ": datatype is null");
+        }
+        type.usable(call);
+        if (count < 0) {
+            throw new MPIException(MPI.ERR_COUNT, call + ": count must be >= 0, was " + count);
+        }
+        if (type.map.isObjects()) {
+            throw new MPIException(MPI.ERR_TYPE, call + ": the packed size of MPI.OBJECT data is known only once"
+                + " they are serialized; pack into a large enough buffer (Pack reports MPI.ERR_TRUNCATE if it is not)");
+        }
+        return Packing.packSize(type.map, count);
+    }
+
+    /** The capacity of a packed-data buffer, checking that {@code position} is inside it. */
+    private static int packedRoom(String call, String which, Object buf, int position) {
+        int room;
+        if (buf instanceof byte[]) {
+            room = ((byte[]) buf).length;
+        } else if (buf instanceof java.nio.ByteBuffer) {
+            room = ((java.nio.ByteBuffer) buf).capacity();
+        } else {
+            throw new MPIException(buf == null ? MPI.ERR_BUFFER : MPI.ERR_TYPE, call + ": " + which + " is "
+                + (buf == null ? "null" : "a " + org.mpjlite.smpdev.BasicType.describe(buf)
+                + "; packed data live in a byte[] or a ByteBuffer"));
+        }
+        if (position < 0 || position > room) {
+            throw new MPIException(MPI.ERR_ARG, call + ": position " + position + " is outside the " + which + " (0.."
+                + room + ")");
+        }
+        return room;
+    }
+
     // ---- mpiJava 1.2 ------------------------------------------------------------------------
 
     public int Size() {
@@ -725,6 +879,31 @@ public abstract class Comm implements Freeable, Cloneable {
     public Status Sendrecv_replace(Object buf, int offset, int count, Datatype type, int dest, int sendtag,
                                    int source, int recvtag) {
         return sendRecvReplace("Sendrecv_replace", buf, offset, count, type, dest, sendtag, source, recvtag);
+    }
+
+    /** Packs into {@code outbuf} from byte {@code position}; returns the position after the data. */
+    public int Pack(Object inbuf, int offset, int incount, Datatype datatype, byte[] outbuf, int position) {
+        return pack("Pack", inbuf, offset, incount, datatype, outbuf, position);
+    }
+
+    /** Packs into an mpjbuf buffer (MPJ Express), as typed sections; returns its new write position. */
+    public int Pack(Object inbuf, int offset, int incount, Datatype datatype, mpjbuf.Buffer outbuf, int position) {
+        return pack("Pack", inbuf, offset, incount, datatype, outbuf, position);
+    }
+
+    /** Unpacks from byte {@code position} of {@code inbuf}; returns the position after the data. */
+    public int Unpack(byte[] inbuf, int position, Object outbuf, int offset, int outcount, Datatype datatype) {
+        return unpack("Unpack", inbuf, position, outbuf, offset, outcount, datatype);
+    }
+
+    /** Unpacks out of an mpjbuf buffer (MPJ Express); returns its new read position. */
+    public int Unpack(mpjbuf.Buffer inbuf, int position, Object outbuf, int offset, int outcount, Datatype datatype) {
+        return unpack("Unpack", inbuf, position, outbuf, offset, outcount, datatype);
+    }
+
+    /** An upper bound of the bytes {@code Pack} takes for {@code incount} items. */
+    public int Pack_size(int incount, Datatype datatype) {
+        return packSize("Pack_size", incount, datatype);
     }
 
     /** The status of a waiting message the pattern accepts, or null if there is none. */
@@ -820,6 +999,18 @@ public abstract class Comm implements Freeable, Cloneable {
     public final Status sendRecvReplace(Object buf, int count, Datatype type, int dest, int sendtag, int source,
                                         int recvtag) {
         return sendRecvReplace("sendRecvReplace", buf, 0, count, type, dest, sendtag, source, recvtag);
+    }
+
+    public final int pack(Object inBuf, int inCount, Datatype type, byte[] outBuf, int position) {
+        return pack("pack", inBuf, 0, inCount, type, outBuf, position);
+    }
+
+    public final int unpack(byte[] inBuf, int position, Object outBuf, int outCount, Datatype type) {
+        return unpack("unpack", inBuf, position, outBuf, 0, outCount, type);
+    }
+
+    public final int packSize(int inCount, Datatype type) {
+        return packSize("packSize", inCount, type);
     }
 
     public final Status iProbe(int source, int tag) {

@@ -115,6 +115,14 @@ public final class MPI {
     public static final Datatype FLOAT = Datatype.FLOAT;
     public static final Datatype DOUBLE = Datatype.DOUBLE;
     public static final Datatype PACKED = Datatype.PACKED;
+    /** Serializable objects in an {@code Object[]} (mpiJava). */
+    public static final Datatype OBJECT = Datatype.OBJECT;
+    /** Bound markers of mpiJava's {@code Datatype.Struct}. */
+    public static final Datatype LB = Datatype.LB;
+    public static final Datatype UB = Datatype.UB;
+    /** The null datatype: mpiJava's name and Open MPI's. */
+    public static final Datatype NULL = Datatype.NULL;
+    public static final Datatype DATATYPE_NULL = Datatype.NULL;
 
     // ---- value-index pair datatypes (MAXLOC, MINLOC) -------------------------------------------
     public static final Datatype SHORT2 = Datatype.SHORT2;

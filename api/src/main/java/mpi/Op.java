@@ -85,7 +85,7 @@ public class Op {
     /** The operation on items of {@code type}, for the engine; ERR_OP when it does not apply. */
     Reduction on(Datatype type, String call) {
         if (builtin != null) {
-            Reduction r = builtin.on(type.layout);
+            Reduction r = type.mixed() && !type.direct() ? null : builtin.on(type.layout);
             if (r == null) {
                 throw new MPIException(MPI.ERR_OP, call + ": operation MPI." + builtin + " is not defined for datatype "
                     + type);

@@ -25,6 +25,8 @@ public class Request {
     Status preset;
     /** What {@code --check} keeps about the call until the request completes; null otherwise. */
     RequestAudit audit;
+    /** Work left for completion (unpacking a collective's staged derived-type data), or null. */
+    Runnable onCompletion;
     private boolean isNull;
     /** The communicator whose error handler the operation's error goes through; null: none. */
     Comm comm;
@@ -90,6 +92,11 @@ public class Request {
         if (r != null && r.failed()) {
             RuntimeException e = r.error();
             throw comm != null && e instanceof MPIException ? comm.raise((MPIException) e) : e;
+        }
+        Runnable after = onCompletion;
+        if (after != null) {
+            onCompletion = null;
+            after.run();
         }
         return s;
     }

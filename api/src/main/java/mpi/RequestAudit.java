@@ -98,10 +98,24 @@ final class RequestAudit implements OpenRequests.Entry {
         return call + CallSite.at(site);
     }
 
-    /** A hash of the elements, through a private copy (so arrays and NIO buffers of any type hash alike). */
+    /**
+     * A hash of the data the send takes, through a private copy (so arrays and NIO buffers of any
+     * type hash alike): the elements of a contiguous type, the packed bytes of a derived one. Objects
+     * are not hashed: they are serialized when the send is called, so a later change cannot reach
+     * the receiver.
+     */
     private static int checksum(Object buffer, int offset, int count, Datatype type) {
-        Object copy = type.basic.newArray(count);
-        Copier.copy(buffer, offset, copy, 0, count, type.basic);
+        if (type.map.isObjects()) {
+            return 0;
+        }
+        if (!type.direct()) {
+            byte[] packed = new byte[Math.toIntExact((long) count * type.map.size())];
+            org.mpjlite.smpdev.Packing.pack(buffer, (long) offset * type.unit(), count, type.map, packed, 0);
+            return Arrays.hashCode(packed);
+        }
+        int elements = count * type.units();
+        Object copy = type.basic.newArray(elements);
+        Copier.copy(buffer, offset, copy, 0, elements, type.basic);
         if (copy instanceof byte[] b) {
             return Arrays.hashCode(b);
         } else if (copy instanceof char[] c) {

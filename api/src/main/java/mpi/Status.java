@@ -2,7 +2,7 @@ package mpi;
 
 import org.mpjlite.smpdev.BasicType;
 import org.mpjlite.smpdev.Message;
-import org.mpjlite.smpdev.Request;
+import org.mpjlite.smpdev.TypeMap;
 
 /**
  * What a completed receive (or a probe) found: source, tag, element count, cancellation. Both
@@ -19,34 +19,39 @@ public class Status {
     /** Index of the request in the array given to Waitany/Testany/Waitsome/Testsome, else -1. */
     public int index = -1;
 
+    /** Basic elements received. */
     private int count;
+    /** Their type; null when they mix types. */
     private BasicType type;
+    /** Their bytes (OBJECT elements count one each). */
+    private long bytes;
     private boolean cancelled;
 
     /** An empty status: {@code ANY_SOURCE}, {@code ANY_TAG}, no elements. */
     public Status() {
-        this(MPI.ANY_SOURCE, MPI.ANY_TAG, 0, null);
+        this(MPI.ANY_SOURCE, MPI.ANY_TAG, 0, null, 0);
     }
 
-    Status(int source, int tag, int count, BasicType type) {
+    Status(int source, int tag, int count, BasicType type, long bytes) {
         this.source = source;
         this.tag = tag;
         this.count = count;
         this.type = type;
+        this.bytes = bytes;
     }
 
-    static Status of(Request r) {
-        Status s = new Status(r.statusSource(), r.statusTag(), r.statusCount(), r.statusType());
+    static Status of(org.mpjlite.smpdev.Request r) {
+        Status s = new Status(r.statusSource(), r.statusTag(), r.statusCount(), r.statusType(), r.statusBytes());
         s.cancelled = r.isCancelled();
         return s;
     }
 
     static Status of(Message m) {
-        return new Status(m.source(), m.tag(), m.count(), m.type());
+        return new Status(m.source(), m.tag(), m.count(), m.type(), m.bytes());
     }
 
     static Status procNull() {
-        return new Status(MPI.PROC_NULL, MPI.ANY_TAG, 0, null);
+        return new Status(MPI.PROC_NULL, MPI.ANY_TAG, 0, null, 0);
     }
 
     Status withIndex(int i) {
@@ -55,32 +60,52 @@ public class Status {
     }
 
     /**
-     * Number of elements of {@code datatype} received: the message's bytes divided by the type's
-     * size, or {@code MPI.UNDEFINED} when they do not divide evenly.
+     * Number of items of {@code datatype} received, or {@code MPI.UNDEFINED} when the elements
+     * received are not a whole number of items. Items of a type of the received elements are counted
+     * in elements (a pair is two); other types in bytes.
      */
     public int Get_count(Datatype datatype) {
-        if (datatype == null) {
-            throw new MPIException(MPI.ERR_TYPE, "Get_count: datatype is null");
-        }
-        if (type == null || count == 0) {
+        TypeMap map = counted("Get_count", datatype);
+        if (count == 0 || map.size() == 0) {
             return 0;
         }
-        long bytes = (long) count * type.size();
-        int size = datatype.basic.size();
-        return bytes % size == 0 ? (int) (bytes / size) : MPI.UNDEFINED;
+        if (sameElements(map)) {
+            return count % map.elements() == 0 ? (int) (count / map.elements()) : MPI.UNDEFINED;
+        }
+        return bytes % map.size() == 0 ? (int) (bytes / map.size()) : MPI.UNDEFINED;
     }
 
     public int getCount(Datatype datatype) {
         return Get_count(datatype);
     }
 
-    /** Basic elements received; for basic types the same as the count. */
+    /** Basic elements received (a pair counts two; the elements of a derived type each count). */
     public int Get_elements(Datatype datatype) {
-        return Get_count(datatype);
+        TypeMap map = counted("Get_elements", datatype);
+        if (count == 0 || map.base() == null || sameElements(map)) {
+            return count;
+        }
+        int size = map.base().size();
+        return bytes % size == 0 ? (int) (bytes / size) : MPI.UNDEFINED;
     }
 
     public int getElements(Datatype datatype) {
-        return Get_count(datatype);
+        return Get_elements(datatype);
+    }
+
+    private static TypeMap counted(String call, Datatype datatype) {
+        if (datatype == null) {
+            throw new MPIException(MPI.ERR_TYPE, call + ": datatype is null");
+        }
+        if (datatype.map == null) {
+            throw new MPIException(MPI.ERR_TYPE, call + ": datatype " + datatype + " has no elements to count");
+        }
+        return datatype.map;
+    }
+
+    /** True when the received elements are of the type's own (single) base type. */
+    private boolean sameElements(TypeMap map) {
+        return type != null && map.base() != null && map.base().receives(type) && map.elements() > 0;
     }
 
     public boolean Test_cancelled() {
@@ -114,7 +139,7 @@ public class Status {
     @Override
     public String toString() {
         return "Status{source=" + source + ", tag=" + tag + ", count=" + count
-            + (type == null ? "" : " x " + type.mpiName()) + (cancelled ? ", cancelled" : "")
+            + (type == null ? "" : " x " + type.mpiName()) + " (" + bytes + " bytes)" + (cancelled ? ", cancelled" : "")
             + (index >= 0 ? ", index=" + index : "") + '}';
     }
 }

@@ -143,6 +143,16 @@ public final class Buffer
     }
 
     /**
+     * @return byte offset in static storage of the next write while writing, or just after the last element read
+     *         while reading (0 right after {@link #commit()}).
+     */
+    public int position()
+    {
+        checkLive();
+        return position;
+    }
+
+    /**
      * Start a section; subsequent writes append elements of {@code type} to it. Ends the previous section.
      *
      * @param type element type of the section.

@@ -3,13 +3,9 @@ package mpjbuf;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.NotSerializableException;
-import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
-import java.io.ObjectStreamClass;
 import java.io.UncheckedIOException;
-import java.util.Map;
 
 /**
  * Dynamic storage of a {@link Buffer}: the serialized objects of its {@link Type#OBJECT} sections.
@@ -25,13 +21,9 @@ final class ObjectStorage
 {
     private static final int SEGMENT_HEADER_BYTES = 8;
 
-    private static final Map<String, Class<?>> PRIMITIVES = Map.of(
-        "boolean", boolean.class, "byte", byte.class, "char", char.class, "short", short.class,
-        "int", int.class, "long", long.class, "float", float.class, "double", double.class, "void", void.class);
-
     private final Bytes bytes = new Bytes();
     private int nextSegment;
-    private LoaderInputStream segment;
+    private ObjectStreams.LoaderInputStream segment;
     private int segmentRemaining;
 
     /**
@@ -91,7 +83,7 @@ final class ObjectStorage
                 {
                     openNextSegment();
                 }
-                segment.loader = loader;
+                segment.setLoader(loader);
                 dst[off + i] = segment.readObject();
                 segmentRemaining--;
             }
@@ -149,7 +141,7 @@ final class ObjectStorage
     {
         final int length = bytes.getInt(nextSegment);
         segmentRemaining = bytes.getInt(nextSegment + 4);
-        segment = new LoaderInputStream(
+        segment = new ObjectStreams.LoaderInputStream(
             new ByteArrayInputStream(bytes.array(), nextSegment + SEGMENT_HEADER_BYTES, length));
         nextSegment += SEGMENT_HEADER_BYTES + length;
     }
@@ -191,34 +183,6 @@ final class ObjectStorage
         int getInt(final int at)
         {
             return (buf[at] << 24) | ((buf[at + 1] & 0xFF) << 16) | ((buf[at + 2] & 0xFF) << 8) | (buf[at + 3] & 0xFF);
-        }
-    }
-
-    /** Resolves classes in a caller-chosen loader instead of the latest user-defined loader on the stack. */
-    private static final class LoaderInputStream extends ObjectInputStream
-    {
-        ClassLoader loader;
-
-        LoaderInputStream(final InputStream in) throws IOException
-        {
-            super(in);
-        }
-
-        protected Class<?> resolveClass(final ObjectStreamClass desc) throws ClassNotFoundException
-        {
-            try
-            {
-                return Class.forName(desc.getName(), false, loader);
-            }
-            catch (final ClassNotFoundException ex)
-            {
-                final Class<?> primitive = PRIMITIVES.get(desc.getName());
-                if (primitive != null)
-                {
-                    return primitive;
-                }
-                throw ex;
-            }
         }
     }
 }

@@ -25,7 +25,12 @@ public enum BasicType {
     FLOAT("MPI.FLOAT", 4, float[].class, FloatBuffer.class, Type.FLOAT),
     DOUBLE("MPI.DOUBLE", 8, double[].class, DoubleBuffer.class, Type.DOUBLE),
     /** Packed bytes (MPI.PACKED): stored and matched as bytes. */
-    PACKED("MPI.PACKED", 1, byte[].class, ByteBuffer.class, Type.BYTE);
+    PACKED("MPI.PACKED", 1, byte[].class, ByteBuffer.class, Type.BYTE),
+    /**
+     * Serializable objects (mpiJava's MPI.OBJECT) in an {@code Object[]} (or any array of a reference
+     * type): one element per array slot, a nominal size of 1, serialized when sent.
+     */
+    OBJECT("MPI.OBJECT", 1, Object[].class, null, Type.OBJECT);
 
     private final String mpiName;
     private final int size;
@@ -60,7 +65,8 @@ public enum BasicType {
         return java.lang.reflect.Array.newInstance(arrayClass.getComponentType(), n);
     }
 
-    Type bufType() {
+    /** The mpjbuf section type of these elements. */
+    public Type bufType() {
         return bufType;
     }
 
@@ -79,13 +85,16 @@ public enum BasicType {
      * cannot live in that buffer ({@code int[]} with {@code MPI.DOUBLE}).
      */
     public int capacityOf(Object buffer) {
+        if (this == OBJECT) {
+            return buffer instanceof Object[] ? ((Object[]) buffer).length : -1;
+        }
         if (buffer.getClass() == arrayClass) {
             return java.lang.reflect.Array.getLength(buffer);
         }
         if (buffer instanceof ByteBuffer) {
             return ((ByteBuffer) buffer).capacity() / size;
         }
-        if (bufferClass.isInstance(buffer)) {
+        if (bufferClass != null && bufferClass.isInstance(buffer)) {
             return ((Buffer) buffer).capacity();
         }
         return -1;

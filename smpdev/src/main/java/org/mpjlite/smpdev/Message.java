@@ -11,7 +11,12 @@ import org.mpjlite.queues.Envelope;
  * thread that matches it.
  */
 public final class Message extends Envelope {
+    /** The sender's datatype and item count: the message's signature. */
+    final TypeMap map;
+    final int items;
+    /** The element type when the signature has one, else null. */
     final BasicType type;
+    /** Elements of the signature. */
     final int count;
     mpjbuf.Buffer stash;
     Object data;
@@ -23,25 +28,42 @@ public final class Message extends Envelope {
     String call;
     StackTraceElement site;
 
-    Message(int context, int source, int tag, BasicType type, int count) {
+    Message(int context, int source, int tag, TypeMap map, int items) {
         super(context, source, tag);
-        this.type = type;
-        this.count = count;
+        this.map = map;
+        this.items = items;
+        this.type = map.base();
+        this.count = Math.toIntExact(map.elements() * items);
     }
 
+    /** The element type, or null when the signature mixes types. */
     public BasicType type() {
         return type;
     }
 
-    /** Elements of {@link #type()}. */
+    /** Elements of the signature. */
     public int count() {
         return count;
     }
 
-    /** Copies the first {@code n} elements into the receiver's buffer. */
-    void copyTo(Object dst, int dstIndex, int n) {
+    /** Bytes of the signature's elements. */
+    public long bytes() {
+        return map.size() * items;
+    }
+
+    /** Where the data is, as a source of elements in signature order. */
+    ElementSource source(ClassLoader loader) {
+        return stash != null ? ElementSource.stash(stash, loader)
+            : ElementSource.memory(data, (long) dataIndex * type.size(), map.isPacked());
+    }
+
+    /**
+     * Copies the first {@code n} elements into the receiver's buffer (contiguous data both sides);
+     * objects resolve their classes in {@code loader}.
+     */
+    void copyTo(Object dst, int dstIndex, int n, ClassLoader loader) {
         if (stash != null) {
-            Stash.drain(stash, dst, dstIndex, n, type);
+            Stash.drain(stash, dst, dstIndex, n, type, loader);
         } else {
             Copier.copy(data, dataIndex, dst, dstIndex, n, type);
         }
@@ -59,7 +81,7 @@ public final class Message extends Envelope {
             bsendBuffer = null;
         }
         if (sender != null) {
-            sender.complete(ANY_SOURCE, ANY_TAG, count, type);
+            sender.complete(ANY_SOURCE, ANY_TAG, count, type, bytes());
             sender = null;
         }
     }
@@ -67,16 +89,16 @@ public final class Message extends Envelope {
     /** {@code (source=1, tag=3, comm=MPI.COMM_WORLD, 8 bytes)}, for reports and warnings. */
     String describe(Job job) {
         return "(source=" + source + ", tag=" + tag + ", comm=" + job.contextName(context) + ", "
-            + (long) count * type.size() + " bytes)";
+            + bytes() + " bytes)";
     }
 
     /** {@code Send(count=4, MPI.INT) at Main.java:9}: the call that sent it, for error messages. */
     String describeSend() {
-        return call + "(count=" + count + ", " + type.mpiName() + ")" + CallSite.at(site);
+        return call + "(count=" + items + ", " + map.describeSignature() + ")" + CallSite.at(site);
     }
 
     @Override
     public String toString() {
-        return "message(source=" + source + ", tag=" + tag + ", " + count + " x " + type.mpiName() + ")";
+        return "message(source=" + source + ", tag=" + tag + ", " + items + " x " + map.describeSignature() + ")";
     }
 }

@@ -24,41 +24,67 @@ public final class PointToPoint {
     }
 
     /**
-     * Starts a send. The returned request is already complete for eager and buffered sends.
+     * Starts a send of {@code count} elements of a basic type. The returned request is already
+     * complete for eager and buffered sends.
      *
      * @param source the sender's rank in the communicator (the envelope's source)
      * @param index  first element of the sender's buffer
      */
     public static SendRequest isend(Rank me, Rank dest, int context, int source, int tag, Object buffer, int index,
                                     int count, BasicType type, SendMode mode, String call) {
-        Message m = new Message(context, source, tag, type, count);
+        return isend(me, dest, context, source, tag, buffer, index, count, TypeMap.of(type), mode, call);
+    }
+
+    /**
+     * Starts a send of {@code items} items of a datatype. Contiguous data moves as basic elements;
+     * non-contiguous data and objects are gathered (objects serialized) into a stash at once, so the
+     * message carries a copy taken at send time; the protocol then decides when the send completes.
+     *
+     * @param index first unit ({@link TypeMap#unit()}) of the sender's buffer
+     * @throws IllegalArgumentException if an object element is not serializable
+     */
+    public static SendRequest isend(Rank me, Rank dest, int context, int source, int tag, Object buffer, int index,
+                                    int items, TypeMap map, SendMode mode, String call) {
+        Message m = new Message(context, source, tag, map, items);
         m.call = call;
         if (me.job().config().check()) {
             m.site = CallSite.here();
         }
+        boolean gathered = !map.isContiguous() || map.isObjects();
+        if (gathered) {
+            m.stash = Packing.gather(me.job().buffers(), buffer, (long) index * map.unit(), items, map);
+        }
         Mailbox<Message, RecvRequest> box = dest.mailbox();
         RecvRequest posted = box.matchPosted(m);
         if (posted != null) {
-            m.data = buffer;
-            m.dataIndex = index;
+            if (!gathered) {
+                m.data = buffer;
+                m.dataIndex = index;
+            }
             dest.job().transfer().matched(posted, m);
             return me.completedSend();
         }
-        long bytes = (long) count * type.size();
+        long bytes = m.bytes();
         SendRequest request;
         if (mode == SendMode.BUFFERED) {
             BsendBuffer attached = me.bsendBuffer(call);
             m.bsendBytes = attached.reserve((int) bytes, call);
             m.bsendBuffer = attached;
-            m.stash = Stash.fill(me.job().buffers(), buffer, index, count, type);
+            if (!gathered) {
+                m.stash = Stash.fill(me.job().buffers(), buffer, index, m.count, m.type);
+            }
             request = me.completedSend();
         } else if (mode != SendMode.SYNCHRONOUS && bytes <= me.job().config().eagerThreshold()) {
-            m.stash = Stash.fill(me.job().buffers(), buffer, index, count, type);
+            if (!gathered) {
+                m.stash = Stash.fill(me.job().buffers(), buffer, index, m.count, m.type);
+            }
             request = me.completedSend();
         } else {
-            request = new SendRequest(me, dest, context, tag, count, type, call);
-            m.data = buffer;
-            m.dataIndex = index;
+            request = new SendRequest(me, dest, context, tag, items, map, call);
+            if (!gathered) {
+                m.data = buffer;
+                m.dataIndex = index;
+            }
             m.sender = request;
         }
         box.deliver(m);
@@ -66,10 +92,19 @@ public final class PointToPoint {
         return request;
     }
 
-    /** Posts a receive; it may be complete on return. */
+    /** Posts a receive of {@code capacity} elements of a basic type; it may be complete on return. */
     public static RecvRequest irecv(Rank me, int context, int source, int tag, Object buffer, int index,
                                     int capacity, BasicType type, String call) {
-        RecvRequest r = new RecvRequest(me, context, source, tag, buffer, index, capacity, type, call);
+        return irecv(me, context, source, tag, buffer, index, capacity, TypeMap.of(type), call);
+    }
+
+    /**
+     * Posts a receive of up to {@code capacity} items of a datatype, from unit {@code index} of the
+     * buffer; it may be complete on return.
+     */
+    public static RecvRequest irecv(Rank me, int context, int source, int tag, Object buffer, int index,
+                                    int capacity, TypeMap map, String call) {
+        RecvRequest r = new RecvRequest(me, context, source, tag, buffer, index, capacity, map, call);
         if (me.job().config().check()) {
             r.site = CallSite.here();
         }

@@ -6,21 +6,26 @@ package org.mpjlite.smpdev;
  */
 public final class RecvRequest extends Request {
     final Object buffer;
+    /** Offset in the buffer, in units of {@link TypeMap#unit()}. */
     final int index;
+    /** Items of {@link #map} the buffer takes. */
     final int capacity;
-    final BasicType type;
+    final TypeMap map;
     final String call;
     /** The user's line of the receive, taken under {@link JobConfig#check()} only; else null. */
     StackTraceElement site;
+    /** Where the classes of received objects resolve: the receiving thread's context loader when posted. */
+    final ClassLoader loader;
 
     RecvRequest(Rank owner, int context, int source, int tag, Object buffer, int index, int capacity,
-                BasicType type, String call) {
+                TypeMap map, String call) {
         super(owner, context, source, tag);
         this.buffer = buffer;
         this.index = index;
         this.capacity = capacity;
-        this.type = type;
+        this.map = map;
         this.call = call;
+        this.loader = map.isObjects() ? Thread.currentThread().getContextClassLoader() : null;
     }
 
     @Override
@@ -34,7 +39,7 @@ public final class RecvRequest extends Request {
 
     @Override
     public String describe(Job job) {
-        return JobReport.pattern(job, context, source, tag) + ", count=" + capacity + ", " + type.mpiName();
+        return JobReport.pattern(job, context, source, tag) + ", count=" + capacity + ", " + map.describeSignature();
     }
 
     @Override
@@ -44,6 +49,6 @@ public final class RecvRequest extends Request {
 
     @Override
     public String toString() {
-        return call + "(source=" + source + ", tag=" + tag + ", count=" + capacity + ", " + type.mpiName() + ")";
+        return call + "(source=" + source + ", tag=" + tag + ", count=" + capacity + ", " + map.describeSignature() + ")";
     }
 }

@@ -20,6 +20,7 @@ public abstract class Request extends Envelope implements WaitStrategy.Condition
     private int statusTag;
     private int statusCount;
     private BasicType statusType;
+    private long statusBytes;
     private boolean cancelled;
     private int errorClass;
     private String errorMessage;
@@ -64,18 +65,28 @@ public abstract class Request extends Envelope implements WaitStrategy.Condition
     }
 
     final void complete(int source, int tag, int count, BasicType type) {
+        complete(source, tag, count, type, type == null ? 0 : (long) count * type.size());
+    }
+
+    /** Completes with a status of {@code count} elements ({@code bytes} bytes) of {@code type} (null: mixed). */
+    final void complete(int source, int tag, int count, BasicType type, long bytes) {
         statusSource = source;
         statusTag = tag;
         statusCount = count;
         statusType = type;
+        statusBytes = bytes;
         complete = true;
         owner.wake();
     }
 
     final void fail(int errorClass, String message, int source, int tag, int count, BasicType type) {
+        fail(errorClass, message, source, tag, count, type, type == null ? 0 : (long) count * type.size());
+    }
+
+    final void fail(int errorClass, String message, int source, int tag, int count, BasicType type, long bytes) {
         this.errorClass = errorClass;
         this.errorMessage = message;
-        complete(source, tag, count, type);
+        complete(source, tag, count, type, bytes);
     }
 
     final void completeCancelled() {
@@ -103,9 +114,17 @@ public abstract class Request extends Envelope implements WaitStrategy.Condition
         return statusCount;
     }
 
-    /** Element type of the matched message; null for sends and cancelled requests. */
+    /**
+     * Element type of the matched message; null for sends, cancelled requests and messages whose
+     * signature mixes types.
+     */
     public final BasicType statusType() {
         return statusType;
+    }
+
+    /** Bytes received (OBJECT elements count one each). */
+    public final long statusBytes() {
+        return statusBytes;
     }
 
     public final boolean isCancelled() {

@@ -13,23 +13,23 @@ public final class SendRequest extends Request {
     private final Rank dest;
     private final String call;
     private final int count;
-    private final BasicType type;
+    private final TypeMap map;
 
     private SendRequest(Rank owner) {
         super(owner);
         this.dest = null;
         this.call = null;
         this.count = 0;
-        this.type = null;
+        this.map = null;
     }
 
     /** A send that waits for its receiver (rendezvous or synchronous). */
-    SendRequest(Rank owner, Rank dest, int context, int tag, int count, BasicType type, String call) {
+    SendRequest(Rank owner, Rank dest, int context, int tag, int count, TypeMap map, String call) {
         super(owner, context, owner.id(), tag);
         this.dest = dest;
         this.call = call;
         this.count = count;
-        this.type = type;
+        this.map = map;
     }
 
     /**
@@ -53,7 +53,7 @@ public final class SendRequest extends Request {
             return "";
         }
         return "dest=" + dest.id() + ", tag=" + tag + ", comm=" + job.contextName(context) + ", count=" + count + ", "
-            + type.mpiName() + "; waiting for a matching receive";
+            + map.describeSignature() + "; waiting for a matching receive";
     }
 
     @Override

@@ -33,13 +33,32 @@ final class Stash {
         return b;
     }
 
-    /** Reads the first {@code n} elements of the stash into the user's buffer. */
-    static void drain(mpjbuf.Buffer b, Object dst, int index, int n, BasicType type) {
+    /**
+     * Reads the first {@code n} elements of the stash into the user's buffer; objects resolve their
+     * classes in {@code loader} (the receiving rank's).
+     */
+    static void drain(mpjbuf.Buffer b, Object dst, int index, int n, BasicType type, ClassLoader loader) {
         b.getSectionHeader();
-        if (dst instanceof Buffer) {
-            read(b, Copier.view((Buffer) dst, type), index, n, type);
+        get(b, dst, index, n, type, loader);
+    }
+
+    /** Appends {@code n} elements of {@code target} (an array or a NIO buffer) from {@code index}. */
+    static void put(mpjbuf.Buffer b, Object target, int index, int n, BasicType type) {
+        if (target instanceof Buffer) {
+            write(b, Copier.view((Buffer) target, type), index, n, type);
         } else {
-            read(b, dst, index, n);
+            write(b, target, index, n);
+        }
+    }
+
+    /** Reads the next {@code n} elements into {@code target} (an array or a NIO buffer) from {@code index}. */
+    static void get(mpjbuf.Buffer b, Object target, int index, int n, BasicType type, ClassLoader loader) {
+        if (target instanceof Buffer) {
+            read(b, Copier.view((Buffer) target, type), index, n, type);
+        } else if (target instanceof Object[]) {
+            b.read((Object[]) target, index, n, loader);
+        } else {
+            read(b, target, index, n);
         }
     }
 
@@ -58,6 +77,8 @@ final class Stash {
             b.write((long[]) src, off, n);
         } else if (src instanceof float[]) {
             b.write((float[]) src, off, n);
+        } else if (src instanceof Object[]) {
+            b.write((Object[]) src, off, n);
         } else {
             b.write((double[]) src, off, n);
         }

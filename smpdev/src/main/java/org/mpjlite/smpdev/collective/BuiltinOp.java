@@ -22,6 +22,9 @@ public enum BuiltinOp {
 
     /** The operation on items of {@code layout}, or null when MPI does not define it for that type. */
     public Reduction on(Layout layout) {
+        if (layout.storage() == BasicType.OBJECT) {
+            return null;
+        }
         if (this == REPLACE || this == NO_OP) {
             return new Builtin(this, layout);
         }

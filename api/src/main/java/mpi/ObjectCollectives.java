@@ -1,0 +1,379 @@
+package mpi;
+
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import mpjbuf.ObjectStreams;
+import org.mpjlite.smpdev.Packing;
+
+/**
+ * The collectives of mpiJava on MPI.OBJECT data (and derived types over objects): each rank
+ * serializes the objects it contributes, the serialized bytes move through the ordinary byte
+ * collectives (lengths first, then the bytes), and each receiving rank deserializes them with its own
+ * class loader (the calling thread's context loader: under mpjrun, the rank's), so every rank gets
+ * copies of its own classes. Reductions on objects take a user-defined operation and combine the
+ * contributions in rank order, {@code x0 op x1 op ...}.
+ *
+ * <p>mpiJava has no non-blocking collectives, and neither has this path: a non-blocking collective on
+ * objects is an error. Stateless; thread-safe.
+ */
+final class ObjectCollectives {
+    /** What a scan-like reduction on objects delivers to rank {@code k}. */
+    enum Prefix {
+        /** The reduction of every rank (Allreduce). */
+        ALL,
+        /** Ranks 0..k (Scan). */
+        INCLUSIVE,
+        /** Ranks 0..k-1; rank 0's receive buffer is left as it is (Exscan). */
+        EXCLUSIVE
+    }
+
+    private ObjectCollectives() {
+    }
+
+    /** True when one of the types is MPI.OBJECT or a type over objects. */
+    static boolean handles(Datatype... types) {
+        for (Datatype t : types) {
+            if (t != null && t.map != null && t.map.isObjects()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static MPIException unsupported(String call) {
+        return new MPIException(MPI.ERR_TYPE, call + ": MPI.OBJECT is not supported by this operation (it is by"
+            + " Bcast, Gather(v), Scatter(v), Allgather(v), Alltoall(v), Reduce, Allreduce and Scan)");
+    }
+
+    /** The blocks of a buffer: {@code count} items each, or {@code counts[i]} at {@code displs[i]} (in extents). */
+    private record Blocks(Object buf, int offset, int[] counts, int count, int[] displs, Datatype type) {
+        int count(int i) {
+            return counts == null ? count : counts[i];
+        }
+
+        long origin(int i) {
+            long displ = displs == null ? (long) i * count : displs[i];
+            return (long) offset * type.unit() + displ * type.map.extent();
+        }
+    }
+
+    private static void blocking(String call, boolean nonBlocking, Datatype... types) {
+        for (Datatype t : types) {
+            if (t != null && (t.map == null || !t.map.isObjects())) {
+                throw new MPIException(MPI.ERR_TYPE, call + ": datatype " + t + " does not match MPI.OBJECT on the"
+                    + " other side");
+            }
+        }
+        if (nonBlocking) {
+            throw new MPIException(MPI.ERR_TYPE, call + ": MPI.OBJECT is supported by the blocking collectives only");
+        }
+    }
+
+    // ---- the operations ----------------------------------------------------------------------
+
+    static Request bcast(Comm c, String call, boolean nonBlocking, Object buf, int offset, int count, Datatype type,
+                         int root) {
+        blocking(call, nonBlocking, type);
+        boolean isRoot = c.rankIn(c.rank(call)) == root;
+        Check.root(call, root, c.size(c.rank(call)));
+        Check.buffer(call, "buffer", buf, offset, count, type.units(), type);
+        byte[] mine = isRoot ? serialize(call, buf, offset * (long) type.unit(), count, type) : null;
+        byte[] bytes = bcastBytes(c, call, mine, root);
+        if (!isRoot) {
+            Check.writable(call, buf);
+            deserialize(call, bytes, buf, offset * (long) type.unit(), count, type, root);
+        }
+        return null;
+    }
+
+    static Request gather(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, int scount,
+                          Datatype stype, Object rbuf, int roff, int[] rcounts, int rcount, int[] displs,
+                          Datatype rtype, int root, boolean inPlace) {
+        blocking(call, nonBlocking, stype, rtype);
+        int rank = c.rankIn(c.rank(call));
+        int size = c.size(c.rank(call));
+        Check.root(call, root, size);
+        boolean skipOwn = inPlace && rank == root;
+        byte[] mine = skipOwn ? new byte[0] : send(call, sbuf, soff, scount, stype);
+        byte[][] blocks = gatherBytes(c, call, mine, root);
+        if (rank == root) {
+            Blocks r = receiving(call, rbuf, roff, rcounts, rcount, displs, rtype, size);
+            for (int i = 0; i < size; i++) {
+                if (!(skipOwn && i == root)) {
+                    deserialize(call, blocks[i], rbuf, r.origin(i), r.count(i), rtype, i);
+                }
+            }
+        }
+        return null;
+    }
+
+    static Request scatter(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, int[] scounts, int scount,
+                           int[] displs, Datatype stype, Object rbuf, int roff, int rcount, Datatype rtype, int root,
+                           boolean inPlace) {
+        blocking(call, nonBlocking, stype, rtype);
+        int rank = c.rankIn(c.rank(call));
+        int size = c.size(c.rank(call));
+        Check.root(call, root, size);
+        byte[][] blocks = null;
+        if (rank == root) {
+            Blocks s = sending(call, sbuf, soff, scounts, scount, displs, stype, size);
+            blocks = new byte[size][];
+            for (int i = 0; i < size; i++) {
+                blocks[i] = inPlace && i == root ? new byte[0] : serialize(call, sbuf, s.origin(i), s.count(i), stype);
+            }
+        }
+        byte[] mine = scatterBytes(c, call, blocks, root);
+        if (!(inPlace && rank == root)) {
+            Check.buffer(call, "receive buffer", rbuf, roff, rcount, rtype.units(), rtype);
+            Check.writable(call, rbuf);
+            deserialize(call, mine, rbuf, roff * (long) rtype.unit(), rcount, rtype, root);
+        }
+        return null;
+    }
+
+    static Request allgather(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, int scount,
+                             Datatype stype, Object rbuf, int roff, int[] rcounts, int rcount, int[] displs,
+                             Datatype rtype, boolean inPlace) {
+        blocking(call, nonBlocking, stype, rtype);
+        int rank = c.rankIn(c.rank(call));
+        int size = c.size(c.rank(call));
+        Blocks r = receiving(call, rbuf, roff, rcounts, rcount, displs, rtype, size);
+        byte[] mine = inPlace ? serialize(call, rbuf, r.origin(rank), r.count(rank), rtype)
+            : send(call, sbuf, soff, scount, stype);
+        byte[][] blocks = allgatherBytes(c, call, mine);
+        for (int i = 0; i < size; i++) {
+            deserialize(call, blocks[i], rbuf, r.origin(i), r.count(i), rtype, i);
+        }
+        return null;
+    }
+
+    static Request alltoall(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, int[] scounts, int scount,
+                            int[] sdispls, Datatype stype, Object rbuf, int roff, int[] rcounts, int rcount,
+                            int[] rdispls, Datatype rtype) {
+        blocking(call, nonBlocking, stype, rtype);
+        int size = c.size(c.rank(call));
+        Blocks s = sending(call, sbuf, soff, scounts, scount, sdispls, stype, size);
+        Blocks r = receiving(call, rbuf, roff, rcounts, rcount, rdispls, rtype, size);
+        byte[][] out = new byte[size][];
+        for (int i = 0; i < size; i++) {
+            out[i] = serialize(call, sbuf, s.origin(i), s.count(i), stype);
+        }
+        byte[][] in = alltoallBytes(c, call, out);
+        for (int i = 0; i < size; i++) {
+            deserialize(call, in[i], rbuf, r.origin(i), r.count(i), rtype, i);
+        }
+        return null;
+    }
+
+    static Request reduce(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, Object rbuf, int roff,
+                          int count, Datatype type, Op op, int root, boolean inPlace) {
+        blocking(call, nonBlocking, type);
+        org.mpjlite.smpdev.collective.Reduction r = Check.op(call, op, type);
+        int rank = c.rankIn(c.rank(call));
+        int size = c.size(c.rank(call));
+        Check.root(call, root, size);
+        byte[] mine = inPlace && rank == root ? send(call, rbuf, roff, count, type) : send(call, sbuf, soff, count, type);
+        byte[][] blocks = gatherBytes(c, call, mine, root);
+        if (rank == root) {
+            Check.buffer(call, "receive buffer", rbuf, roff, count, type.units(), type);
+            Check.writable(call, rbuf);
+            Object[] result = combine(call, r, blocks, 0, size, count, type);
+            Packing.place(result, rbuf, roff * (long) type.unit(), count, type.map);
+        }
+        return null;
+    }
+
+    /** Allreduce, Scan and Exscan: every contribution to every rank, each combines what it needs. */
+    static Request scan(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, Object rbuf, int roff,
+                        int count, Datatype type, Op op, Prefix prefix, boolean inPlace) {
+        blocking(call, nonBlocking, type);
+        org.mpjlite.smpdev.collective.Reduction r = Check.op(call, op, type);
+        int rank = c.rankIn(c.rank(call));
+        int size = c.size(c.rank(call));
+        Check.buffer(call, "receive buffer", rbuf, roff, count, type.units(), type);
+        Check.writable(call, rbuf);
+        byte[] mine = inPlace ? send(call, rbuf, roff, count, type) : send(call, sbuf, soff, count, type);
+        byte[][] blocks = allgatherBytes(c, call, mine);
+        int last = prefix == Prefix.ALL ? size : prefix == Prefix.INCLUSIVE ? rank + 1 : rank;
+        if (last > 0) {
+            Packing.place(combine(call, r, blocks, 0, last, count, type), rbuf, roff * (long) type.unit(), count,
+                type.map);
+        }
+        return null;
+    }
+
+    /** {@code x[from] op x[from+1] op ... op x[to-1]}, evaluated from the right ({@code inout = in op inout}). */
+    private static Object[] combine(String call, org.mpjlite.smpdev.collective.Reduction r, byte[][] blocks, int from,
+                                    int to, int count, Datatype type) {
+        int n = Math.toIntExact(type.map.elements() * count);
+        Object[] acc = objects(call, blocks[to - 1], n, to - 1);
+        for (int i = to - 2; i >= from; i--) {
+            r.combine(objects(call, blocks[i], n, i), 0, acc, 0, n);
+        }
+        return acc;
+    }
+
+    // ---- serialization -------------------------------------------------------------------------
+
+    private static byte[] send(String call, Object buf, int offset, int count, Datatype type) {
+        Check.buffer(call, "send buffer", buf, offset, count, type.units(), type);
+        return serialize(call, buf, offset * (long) type.unit(), count, type);
+    }
+
+    private static Blocks sending(String call, Object buf, int offset, int[] counts, int count, int[] displs,
+                                  Datatype type, int size) {
+        return blocks(call, "send buffer", buf, offset, counts, count, displs, type, size);
+    }
+
+    private static Blocks receiving(String call, Object buf, int offset, int[] counts, int count, int[] displs,
+                                    Datatype type, int size) {
+        Blocks b = blocks(call, "receive buffer", buf, offset, counts, count, displs, type, size);
+        Check.writable(call, buf);
+        return b;
+    }
+
+    private static Blocks blocks(String call, String which, Object buf, int offset, int[] counts, int count,
+                                 int[] displs, Datatype type, int size) {
+        if (counts == null) {
+            Check.buffer(call, which, buf, offset, count * size, type.units(), type);
+        } else {
+            Check.counts(call, "counts", counts, size);
+            Check.buffer(call, which, buf, offset, Staged.span(counts, displs, size), type.units(), type);
+        }
+        return new Blocks(buf, offset, counts, count, displs, type);
+    }
+
+    /** {@code [int n][the n objects serialized]}: the objects of {@code items} items from byte {@code origin}. */
+    private static byte[] serialize(String call, Object buf, long origin, int items, Datatype type) {
+        Object[] objects = Packing.objects(buf, origin, items, type.map);
+        for (int i = 0; i < objects.length; i++) {
+            if (objects[i] != null && !(objects[i] instanceof java.io.Serializable)) {
+                throw new MPIException(MPI.ERR_ARG, call + ": object " + i + " of the block sent, a "
+                    + objects[i].getClass().getName() + ", is not Serializable");
+            }
+        }
+        try {
+            byte[] stream = ObjectStreams.serialize(objects, 0, objects.length);
+            return ByteBuffer.allocate(4 + stream.length).putInt(objects.length).put(stream).array();
+        } catch (IllegalArgumentException e) {
+            throw new MPIException(MPI.ERR_ARG, call + ": cannot serialize the block sent: " + e.getMessage());
+        }
+    }
+
+    /** The {@code n} objects of a serialized block from rank {@code from}, in the calling thread's class loader. */
+    private static Object[] objects(String call, byte[] block, int n, int from) {
+        int sent = ByteBuffer.wrap(block).getInt();
+        if (sent != n) {
+            throw new MPIException(MPI.ERR_COUNT, call + ": rank " + from + " contributed " + sent
+                + " objects, this rank expects " + n);
+        }
+        Object[] objects = new Object[n];
+        try {
+            ObjectStreams.deserialize(block, 4, block.length - 4, objects, 0, n,
+                Thread.currentThread().getContextClassLoader());
+        } catch (IllegalStateException | UncheckedIOException e) {
+            throw new MPIException(MPI.ERR_TYPE, call + ": cannot deserialize the objects of rank " + from + ": "
+                + e.getMessage());
+        }
+        return objects;
+    }
+
+    private static void deserialize(String call, byte[] block, Object buf, long origin, int items, Datatype type,
+                                    int from) {
+        Object[] objects = objects(call, block, Math.toIntExact(type.map.elements() * items), from);
+        Packing.place(objects, buf, origin, items, type.map);
+    }
+
+    // ---- variable-length bytes through the byte collectives ------------------------------------
+
+    private static byte[] bcastBytes(Comm c, String call, byte[] mine, int root) {
+        int[] length = {mine == null ? 0 : mine.length};
+        Collective.bcast(c, call, false, length, 0, 1, Datatype.INT, root);
+        byte[] bytes = mine != null ? mine : new byte[length[0]];
+        Collective.bcast(c, call, false, bytes, 0, length[0], Datatype.BYTE, root);
+        return bytes;
+    }
+
+    private static byte[][] gatherBytes(Comm c, String call, byte[] mine, int root) {
+        int size = c.size(c.rank(call));
+        boolean isRoot = c.rankIn(c.rank(call)) == root;
+        int[] lengths = new int[size];
+        Collective.gather(c, call, false, new int[] {mine.length}, 0, 1, Datatype.INT, lengths, 0, 1, Datatype.INT,
+            root, false);
+        int[] displs = displacements(lengths);
+        byte[] all = new byte[isRoot ? displs[size - 1] + lengths[size - 1] : 0];
+        Collective.gatherv(c, call, false, mine, 0, mine.length, Datatype.BYTE, all, 0, lengths, displs,
+            Datatype.BYTE, root, false);
+        return isRoot ? split(all, lengths, displs) : null;
+    }
+
+    private static byte[][] allgatherBytes(Comm c, String call, byte[] mine) {
+        int size = c.size(c.rank(call));
+        int[] lengths = new int[size];
+        Collective.allgather(c, call, false, new int[] {mine.length}, 0, 1, Datatype.INT, lengths, 0, 1,
+            Datatype.INT, false);
+        int[] displs = displacements(lengths);
+        byte[] all = new byte[displs[size - 1] + lengths[size - 1]];
+        Collective.allgatherv(c, call, false, mine, 0, mine.length, Datatype.BYTE, all, 0, lengths, displs,
+            Datatype.BYTE, false);
+        return split(all, lengths, displs);
+    }
+
+    private static byte[] scatterBytes(Comm c, String call, byte[][] blocks, int root) {
+        int size = c.size(c.rank(call));
+        int[] lengths = new int[size];
+        byte[] all = new byte[0];
+        if (blocks != null) {
+            for (int i = 0; i < size; i++) {
+                lengths[i] = blocks[i].length;
+            }
+            all = join(blocks, lengths);
+        }
+        int[] length = new int[1];
+        Collective.scatter(c, call, false, lengths, 0, 1, Datatype.INT, length, 0, 1, Datatype.INT, root, false);
+        byte[] mine = new byte[length[0]];
+        Collective.scatterv(c, call, false, all, 0, lengths, displacements(lengths), Datatype.BYTE, mine, 0,
+            length[0], Datatype.BYTE, root, false);
+        return mine;
+    }
+
+    private static byte[][] alltoallBytes(Comm c, String call, byte[][] out) {
+        int size = out.length;
+        int[] sendLengths = new int[size];
+        for (int i = 0; i < size; i++) {
+            sendLengths[i] = out[i].length;
+        }
+        int[] recvLengths = new int[size];
+        Collective.alltoall(c, call, false, sendLengths, 0, 1, Datatype.INT, recvLengths, 0, 1, Datatype.INT);
+        int[] recvDispls = displacements(recvLengths);
+        byte[] in = new byte[recvDispls[size - 1] + recvLengths[size - 1]];
+        Collective.alltoallv(c, call, false, join(out, sendLengths), 0, sendLengths, displacements(sendLengths),
+            Datatype.BYTE, in, 0, recvLengths, recvDispls, Datatype.BYTE);
+        return split(in, recvLengths, recvDispls);
+    }
+
+    private static int[] displacements(int[] lengths) {
+        int[] displs = new int[lengths.length];
+        for (int i = 1; i < lengths.length; i++) {
+            displs[i] = Math.addExact(displs[i - 1], lengths[i - 1]);
+        }
+        return displs;
+    }
+
+    private static byte[] join(byte[][] blocks, int[] lengths) {
+        int[] displs = displacements(lengths);
+        byte[] all = new byte[displs[lengths.length - 1] + lengths[lengths.length - 1]];
+        for (int i = 0; i < blocks.length; i++) {
+            System.arraycopy(blocks[i], 0, all, displs[i], lengths[i]);
+        }
+        return all;
+    }
+
+    private static byte[][] split(byte[] all, int[] lengths, int[] displs) {
+        byte[][] blocks = new byte[lengths.length][];
+        for (int i = 0; i < lengths.length; i++) {
+            blocks[i] = java.util.Arrays.copyOfRange(all, displs[i], displs[i] + lengths[i]);
+        }
+        return blocks;
+    }
+}
