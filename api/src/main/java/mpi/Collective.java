@@ -479,10 +479,10 @@ final class Collective {
             boolean isRoot = k.rank == root;
             Reduction r = Check.op(call, op, type);
             if (!(inPlace && isRoot)) {
-                Check.buffer(call, "send buffer", sbuf, soff, count, units(type), type);
+                reductionBuffer(call, "send buffer", sbuf, soff, count, units(type), type);
             }
             if (isRoot) {
-                Check.buffer(call, "receive buffer", rbuf, roff, count, units(type), type);
+                reductionBuffer(call, "receive buffer", rbuf, roff, count, units(type), type);
                 Check.writable(call, rbuf);
             }
             Collectives.reduce(k.team, k.rank, sbuf, soff, rbuf, roff, count * type.units(), type.basic, r, root, inPlace,
@@ -510,9 +510,9 @@ final class Collective {
             Invocation k = new Invocation(c, call, nonBlocking);
             Reduction r = Check.op(call, op, type);
             if (!inPlace) {
-                Check.buffer(call, "send buffer", sbuf, soff, count, units(type), type);
+                reductionBuffer(call, "send buffer", sbuf, soff, count, units(type), type);
             }
-            Check.buffer(call, "receive buffer", rbuf, roff, count, units(type), type);
+            reductionBuffer(call, "receive buffer", rbuf, roff, count, units(type), type);
             Check.writable(call, rbuf);
             Collectives.allreduce(k.team, k.rank, sbuf, soff, rbuf, roff, count * type.units(), type.basic, r, inPlace,
                 k.request, call, k.shows(count, type));
@@ -566,9 +566,9 @@ final class Collective {
                 throw new MPIException(MPI.ERR_COUNT, call + ": the counts add up to " + total + ", too many");
             }
             if (!inPlace) {
-                Check.buffer(call, "send buffer", sbuf, soff, (int) total, units(type), type);
+                reductionBuffer(call, "send buffer", sbuf, soff, (int) total, units(type), type);
             }
-            Check.buffer(call, "receive buffer", rbuf, roff, inPlace ? (int) total : counts[k.rank], units(type), type);
+            reductionBuffer(call, "receive buffer", rbuf, roff, inPlace ? (int) total : counts[k.rank], units(type), type);
             Check.writable(call, rbuf);
             Collectives.reduceScatter(k.team, k.rank, sbuf, soff, rbuf, roff, scaled(counts, type), type.basic, r, inPlace,
                 k.request, call, k.shows(-1, type));
@@ -595,9 +595,9 @@ final class Collective {
             Invocation k = new Invocation(c, call, nonBlocking);
             Reduction r = Check.op(call, op, type);
             if (!inPlace) {
-                Check.buffer(call, "send buffer", sbuf, soff, count, units(type), type);
+                reductionBuffer(call, "send buffer", sbuf, soff, count, units(type), type);
             }
-            Check.buffer(call, "receive buffer", rbuf, roff, count, units(type), type);
+            reductionBuffer(call, "receive buffer", rbuf, roff, count, units(type), type);
             Check.writable(call, rbuf);
             Collectives.scan(k.team, k.rank, sbuf, soff, rbuf, roff, count * type.units(), type.basic, r, exclusive,
                 inPlace, k.request, call, k.shows(count, type));
@@ -621,8 +621,8 @@ final class Collective {
             return;
         }
         Reduction r = Check.op(call, op, type);
-        Check.buffer(call, "input buffer", in, 0, count, units(type), type);
-        Check.buffer(call, "input/output buffer", inout, 0, count, units(type), type);
+        reductionBuffer(call, "input buffer", in, 0, count, units(type), type);
+        reductionBuffer(call, "input/output buffer", inout, 0, count, units(type), type);
         Check.writable(call, inout);
         Collectives.reduceLocal(in, 0, inout, 0, count * type.units(), type.basic, r);
     }
@@ -640,6 +640,22 @@ final class Collective {
             }
         }
         return false;
+    }
+
+    /**
+     * A reduction's buffer, checked as any buffer and, for the C-struct pairs ({@code MPI.DOUBLE_INT}...)
+     * that the engine reads as bytes in native order, in native order: a ByteBuffer of another order
+     * would be reduced on misread values.
+     */
+    private static void reductionBuffer(String call, String which, Object buf, int offset, int count, int units,
+                                        Datatype type) {
+        Check.buffer(call, which, buf, offset, count, units, type);
+        if (type.layout.isStruct() && buf instanceof java.nio.ByteBuffer
+            && ((java.nio.ByteBuffer) buf).order() != java.nio.ByteOrder.nativeOrder()) {
+            throw new MPIException(MPI.ERR_BUFFER, call + ": the " + which + " is a " + ((java.nio.ByteBuffer) buf)
+                .order() + " ByteBuffer, but " + type + " values are reduced in native byte order ("
+                + java.nio.ByteOrder.nativeOrder() + "); use MPI.newByteBuffer or order(ByteOrder.nativeOrder())");
+        }
     }
 
     /** Storage units per item, or 1 for a null type (the buffer check then reports it). */

@@ -188,7 +188,7 @@ public class Datatype implements Cloneable {
     }
 
     /** This type as a building block of a new one in {@code call}: anything but null, freed or a marker. */
-    private TypeMap part(String call, String arg) {
+    TypeMap part(String call, String arg) {
         if (kind == Kind.NULL) {
             throw new MPIException(MPI.ERR_TYPE, call + ": " + arg + " is MPI.DATATYPE_NULL");
         }

@@ -134,6 +134,12 @@ public final class MPI {
     public static final Datatype LONG_INT = Datatype.LONG_INT;
     public static final Datatype FLOAT_INT = Datatype.FLOAT_INT;
     public static final Datatype DOUBLE_INT = Datatype.DOUBLE_INT;
+    /** The pair types of MAXLOC and MINLOC as {@link Struct}s, to fill and read byte buffers (Open MPI). */
+    public static final Int2 int2 = Int2.INSTANCE;
+    public static final ShortInt shortInt = ShortInt.INSTANCE;
+    public static final LongInt longInt = LongInt.INSTANCE;
+    public static final FloatInt floatInt = FloatInt.INSTANCE;
+    public static final DoubleInt doubleInt = DoubleInt.INSTANCE;
 
     // ---- reduction operations -----------------------------------------------------------------
     public static final Op MAX = Op.MAX;

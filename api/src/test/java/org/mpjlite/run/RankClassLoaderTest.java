@@ -58,6 +58,7 @@ class RankClassLoaderTest {
             assertNotSame(mpiA, b.loadClass("mpi.MPI"));
             assertSame(mpi.MPIException.class, a.loadClass("mpi.MPIException"));
             assertSame(mpi.Comm.class, a.loadClass("mpi.Comm"));
+            assertSame(mpi.Int2.class, a.loadClass("mpi.Int2"), "MPI.int2 is one shared instance");
             assertSame(Job.class, a.loadClass(Job.class.getName()));
             assertSame(MpjRun.class, a.loadClass(MpjRun.class.getName()));
             assertSame(String.class, a.loadClass("java.lang.String"));
