@@ -454,18 +454,20 @@ public abstract class Comm implements Freeable, Cloneable {
         }
     }
 
+    /** Waits for a blocking receive and returns its status, or throws its error. */
+    private static Status received(RecvRequest op, String call) {
+        op.await(call);
+        if (op.failed()) {
+            throw op.error();
+        }
+        return Status.of(op);
+    }
+
     final Status recv(String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
         try {
             Rank me = rank(call);
             RecvRequest op = startRecv(call, me, buf, offset, count, type, source, tag);
-            if (op == null) {
-                return Status.procNull();
-            }
-            op.await(call);
-            if (op.failed()) {
-                throw op.error();
-            }
-            return Status.of(op);
+            return op == null ? Status.procNull() : received(op, call);
         } catch (MPIException e) {
             throw raise(e);
         }
@@ -517,14 +519,7 @@ public abstract class Comm implements Freeable, Cloneable {
             if (s != null) {
                 s.await(call);
             }
-            if (r == null) {
-                return Status.procNull();
-            }
-            r.await(call);
-            if (r.failed()) {
-                throw r.error();
-            }
-            return Status.of(r);
+            return r == null ? Status.procNull() : received(r, call);
         } catch (MPIException e) {
             throw raise(e);
         }
