@@ -190,6 +190,11 @@ class BufferTypesTest {
         int rendezvousCount() {
             return 40 * 1024 / bytes;
         }
+
+        /** An eager size above the small-message copy (PointToPoint.SMALL_COPY_BYTES): a pooled stash. */
+        int stashedCount() {
+            return 4096 / bytes;
+        }
     }
 
     /** Where the elements live. */
@@ -223,10 +228,10 @@ class BufferTypesTest {
 
     @ParameterizedTest(name = "{0} in {1}, {2}, {3}")
     @MethodSource("elementsContainersCalls")
-    @DisplayName("every element type and container, eager (5 elements) and rendezvous (40 KiB) sizes")
+    @DisplayName("every element type and container, eager (5 elements, 4 KiB) and rendezvous (40 KiB) sizes")
     void everyTypeAndContainer(Elem e, Container c, Calls calls, MatchingKind kind) {
         new World(2, kind, JobConfig.DEFAULT_EAGER_THRESHOLD).run(() -> {
-            for (int n : new int[] {5, e.rendezvousCount()}) {
+            for (int n : new int[] {5, e.stashedCount(), e.rendezvousCount()}) {
                 // mpiJava addresses arrays with an offset; NIO buffers from index 0 whatever their
                 // position; Open MPI sends a slice (there is none of boolean[]) and receives at 0.
                 boolean useOffset = calls.mpiJava() && c == Container.ARRAY;
@@ -261,6 +266,44 @@ class BufferTypesTest {
         });
     }
 
+    static Stream<Arguments> elementsContainers() {
+        return Stream.of(Elem.values()).flatMap(e -> Stream.of(Container.values())
+            .filter(c -> e != Elem.BOOLEAN || c == Container.ARRAY)
+            .flatMap(c -> Stream.of(MatchingKind.values()).map(k -> Arguments.of(e, c, k))));
+    }
+
+    @ParameterizedTest(name = "{0} in {1}, {2}")
+    @MethodSource("elementsContainers")
+    @DisplayName("an eager send takes a copy: the sender overwrites its buffer before the receive is posted")
+    void eagerSendTakesACopy(Elem e, Container c, MatchingKind kind) {
+        // Around the small-message copy's limit (1 KiB) and one pooled size; the data message waits
+        // unexpected while rank 1 first receives the marker sent after the overwrite.
+        int[] sizes = {1, 1023 / e.bytes, 1024 / e.bytes, 1024 / e.bytes + 1, 8192 / e.bytes};
+        new World(2, kind, JobConfig.DEFAULT_EAGER_THRESHOLD).run(() -> {
+            for (int round = 0; round < sizes.length; round++) {
+                int n = sizes[round];
+                if (rank() == 0) {
+                    Object out = c.create(e, n);
+                    e.fill(out, n, round);
+                    MPI.COMM_WORLD.Send(out, 0, n, e.type(), 1, TAG);
+                    e.fill(out, n, round + 100);
+                    MPI.COMM_WORLD.Send(new int[] {round}, 0, 1, MPI.INT, 1, TAG + 1);
+                } else {
+                    int[] marker = new int[1];
+                    MPI.COMM_WORLD.Recv(marker, 0, 1, MPI.INT, 0, TAG + 1);
+                    assertEquals(round, marker[0]);
+                    Object in = c.create(e, n);
+                    Status s = MPI.COMM_WORLD.Recv(in, 0, n, e.type(), 0, TAG);
+                    assertEquals(n, s.Get_count(e.type()));
+                    for (int i = 0; i < n; i++) {
+                        assertEquals(e.value(round, i), e.get(in, i), "n=" + n + ", element " + i);
+                    }
+                }
+            }
+            return null;
+        });
+    }
+
     /** A ByteBuffer of each kind: direct native-order, direct and heap in either byte order. */
     enum Bytes {
         DIRECT_NATIVE, DIRECT_BIG_ENDIAN, HEAP_BIG_ENDIAN, HEAP_LITTLE_ENDIAN;
@@ -285,7 +328,7 @@ class BufferTypesTest {
     @DisplayName("a ByteBuffer carries any element type, in its own byte order, both ways")
     void byteBufferCarriesAnyType(Elem e, Bytes kindOfBuffer, MatchingKind kind) {
         new World(2, kind, JobConfig.DEFAULT_EAGER_THRESHOLD).run(() -> {
-            int[] sizes = {6, e.rendezvousCount()};
+            int[] sizes = {6, e.stashedCount(), e.rendezvousCount()};
             for (int round = 0; round < sizes.length; round++) {
                 int n = sizes[round];
                 if (rank() == 0) {
