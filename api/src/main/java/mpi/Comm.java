@@ -276,7 +276,8 @@ public abstract class Comm implements Freeable, Cloneable {
         local(me).name = name;
         if (rankIn(me) == 0) {
             me.job().describeContext(context, name + " (" + this.name + ")",
-                members == null ? null : worldRanks(remote != null ? remote : members));
+                members == null ? null : worldRanks(remote != null ? remote : members),
+                members == null ? null : worldRanks(members));
         }
     }
 

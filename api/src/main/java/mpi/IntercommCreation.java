@@ -211,7 +211,7 @@ final class IntercommCreation {
                                   String name) {
         if (index == 0) {
             int[] remoteWorld = Comm.worldRanks(remote);
-            me.job().describeContext(context, name, remoteWorld);
+            me.job().describeContext(context, name, remoteWorld, Comm.worldRanks(local));
             me.job().describeContext(context + 1, name + " (leaders and local collectives)", remoteWorld);
         }
         return new Intercomm(local, index, remote, context, sendContext, name);

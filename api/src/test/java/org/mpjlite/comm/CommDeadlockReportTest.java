@@ -56,4 +56,34 @@ class CommDeadlockReportTest {
             + ".Create_intercomm(remote leader 0))"), report);
         assertTrue(report.contains("cycle: rank 0 -> rank 3 -> rank 0"), report);
     }
+
+    @Test
+    void synchronousSendsNameDestinationsByTheirRankInTheCommunicator() {
+        String report = deadlockReport(3, () -> {
+            MPI.Init(new String[0]);
+            int me = MPI.COMM_WORLD.Rank();
+            Intracomm reversed = MPI.COMM_WORLD.Split(1, -me);
+            // Every rank sends to the next split rank first: nobody receives.
+            reversed.Ssend(new int[1], 0, 1, MPI.INT, (reversed.Rank() + 1) % 3, 4);
+            return null;
+        });
+        // World 0 is split rank 2; its next is split rank 0, world rank 2.
+        assertTrue(report.contains("rank 0: Ssend(dest=0, tag=4, comm=MPI.COMM_WORLD.Split(color=1)"), report);
+        assertTrue(report.contains("rank 2: Ssend(dest=1, tag=4, comm=MPI.COMM_WORLD.Split(color=1)"), report);
+    }
+
+    @Test
+    void sendsOnAnIntercommunicatorNameTheRemoteRank() {
+        String report = deadlockReport(4, () -> {
+            MPI.Init(new String[0]);
+            int me = MPI.COMM_WORLD.Rank();
+            Intracomm local = MPI.COMM_WORLD.Split(me % 2, me);
+            Intercomm ic = MPI.COMM_WORLD.Create_intercomm(local, 0, 1 - me % 2, 9);
+            ic.Ssend(new int[1], 0, 1, MPI.INT, 1 - ic.Rank(), 6);
+            return null;
+        });
+        // World 0 (local rank 0 of the even group) sends to remote rank 1, world 3.
+        assertTrue(report.contains("rank 0: Ssend(dest=1, tag=6,"), report);
+        assertTrue(report.contains("rank 3: Ssend(dest=0, tag=6,"), report);
+    }
 }

@@ -187,7 +187,17 @@ public final class Job {
      * creates.
      */
     public void describeContext(int context, String name, int[] sourceWorldRanks) {
-        contexts.put(context, new ContextInfo(name, sourceWorldRanks == null ? null : sourceWorldRanks.clone()));
+        describeContext(context, name, sourceWorldRanks, sourceWorldRanks);
+    }
+
+    /**
+     * As {@link #describeContext(int, String, int[])} for a context whose senders and receivers are
+     * different groups (an intercommunicator): {@code destWorldRanks} are the world ranks of the
+     * destination ranks sends on it name.
+     */
+    public void describeContext(int context, String name, int[] sourceWorldRanks, int[] destWorldRanks) {
+        contexts.put(context, new ContextInfo(name, sourceWorldRanks == null ? null : sourceWorldRanks.clone(),
+            destWorldRanks == null ? null : destWorldRanks.clone()));
     }
 
     /** Names a context whose source ranks are world ranks. */
@@ -224,7 +234,21 @@ public final class Job {
         }
     }
 
-    private record ContextInfo(String name, int[] sourceWorldRanks) {
+    /** The rank a send on {@code context} to {@code dest} names: its rank in the receiving group. */
+    int destRank(int context, Rank dest) {
+        ContextInfo info = contexts.get(context);
+        int[] world = info == null ? null : info.destWorldRanks;
+        if (world != null) {
+            for (int i = 0; i < world.length; i++) {
+                if (world[i] == dest.id()) {
+                    return i;
+                }
+            }
+        }
+        return dest.id();
+    }
+
+    private record ContextInfo(String name, int[] sourceWorldRanks, int[] destWorldRanks) {
     }
 
     /** Ranks that have called Init so far. */

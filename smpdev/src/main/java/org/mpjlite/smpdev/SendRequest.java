@@ -52,7 +52,7 @@ public final class SendRequest extends Request {
         if (dest == null) {
             return "";
         }
-        return "dest=" + dest.id() + ", tag=" + tag + ", comm=" + job.contextName(context) + ", count=" + count + ", "
+        return "dest=" + job.destRank(context, dest) + ", tag=" + tag + ", comm=" + job.contextName(context) + ", count=" + count + ", "
             + map.describeSignature() + "; waiting for a matching receive";
     }
 
