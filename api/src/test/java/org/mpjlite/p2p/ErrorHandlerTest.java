@@ -82,6 +82,31 @@ class ErrorHandlerTest {
     }
 
     @Test
+    @DisplayName("new communicators inherit their parent's handler: Split, Create, Dup, clone, Create_cart, Merge")
+    void newCommunicatorsInheritTheHandler() {
+        PAIR.run(() -> {
+            int me = MPI.COMM_WORLD.Rank();
+            MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_ARE_FATAL);
+            mpi.Intracomm split = MPI.COMM_WORLD.Split(0, me);
+            assertSame(MPI.ERRORS_ARE_FATAL, split.getErrhandler());
+            assertSame(MPI.ERRORS_ARE_FATAL, MPI.COMM_WORLD.Create(MPI.COMM_WORLD.Group()).getErrhandler());
+            assertSame(MPI.ERRORS_ARE_FATAL, MPI.COMM_WORLD.Dup().getErrhandler());
+            assertSame(MPI.ERRORS_ARE_FATAL, MPI.COMM_WORLD.clone().getErrhandler());
+            assertSame(MPI.ERRORS_ARE_FATAL,
+                MPI.COMM_WORLD.Create_cart(new int[] {2}, new boolean[] {false}, false).getErrhandler());
+            split.setErrhandler(MPI.ERRORS_RETURN);
+            assertSame(MPI.ERRORS_RETURN, split.split(0, me).getErrhandler());
+            assertSame(MPI.ERRORS_ARE_FATAL, MPI.COMM_WORLD.getErrhandler(), "a child's handler is its own");
+            mpi.Intracomm alone = MPI.COMM_WORLD.Split(me, 0);
+            mpi.Intercomm ic = MPI.COMM_WORLD.Create_intercomm(alone, 0, 1 - me, 3);
+            assertSame(MPI.ERRORS_ARE_FATAL, ic.getErrhandler());
+            assertSame(MPI.ERRORS_ARE_FATAL, ic.Merge(me == 1).getErrhandler());
+            MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
+            return null;
+        });
+    }
+
+    @Test
     @DisplayName("the handler belongs to one communicator: ERRORS_ARE_FATAL on COMM_WORLD leaves COMM_SELF alone")
     void handlersArePerCommunicator() {
         PAIR.run(() -> {
