@@ -390,10 +390,6 @@ public class Group implements Freeable {
         if (freed) {
             return "MPI.GROUP_NULL";
         }
-        int[] world = new int[members.length];
-        for (int i = 0; i < members.length; i++) {
-            world[i] = members[i].id();
-        }
-        return "Group(world ranks " + Arrays.toString(world) + ")";
+        return "Group(world ranks " + Arrays.toString(Comm.worldRanks(members)) + ")";
     }
 }

@@ -4,6 +4,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import mpjbuf.ObjectStreams;
 import org.mpjlite.smpdev.Packing;
+import org.mpjlite.smpdev.Rank;
 
 /**
  * The collectives of mpiJava on MPI.OBJECT data (and derived types over objects): each rank
@@ -74,8 +75,9 @@ final class ObjectCollectives {
     static Request bcast(Comm c, String call, boolean nonBlocking, Object buf, int offset, int count, Datatype type,
                          int root) {
         blocking(call, nonBlocking, type);
-        boolean isRoot = c.rankIn(c.rank(call)) == root;
-        Check.root(call, root, c.size(c.rank(call)));
+        Rank me = c.rank(call);
+        boolean isRoot = c.rankIn(me) == root;
+        Check.root(call, root, c.size(me));
         Check.buffer(call, "buffer", buf, offset, count, type.units(), type);
         byte[] mine = isRoot ? serialize(call, buf, offset * (long) type.unit(), count, type) : null;
         byte[] bytes = bcastBytes(c, call, mine, root);
@@ -90,8 +92,9 @@ final class ObjectCollectives {
                           Datatype stype, Object rbuf, int roff, int[] rcounts, int rcount, int[] displs,
                           Datatype rtype, int root, boolean inPlace) {
         blocking(call, nonBlocking, stype, rtype);
-        int rank = c.rankIn(c.rank(call));
-        int size = c.size(c.rank(call));
+        Rank me = c.rank(call);
+        int rank = c.rankIn(me);
+        int size = c.size(me);
         Check.root(call, root, size);
         boolean skipOwn = inPlace && rank == root;
         byte[] mine = skipOwn ? new byte[0] : send(call, sbuf, soff, scount, stype);
@@ -111,8 +114,9 @@ final class ObjectCollectives {
                            int[] displs, Datatype stype, Object rbuf, int roff, int rcount, Datatype rtype, int root,
                            boolean inPlace) {
         blocking(call, nonBlocking, stype, rtype);
-        int rank = c.rankIn(c.rank(call));
-        int size = c.size(c.rank(call));
+        Rank me = c.rank(call);
+        int rank = c.rankIn(me);
+        int size = c.size(me);
         Check.root(call, root, size);
         byte[][] blocks = null;
         if (rank == root) {
@@ -135,8 +139,9 @@ final class ObjectCollectives {
                              Datatype stype, Object rbuf, int roff, int[] rcounts, int rcount, int[] displs,
                              Datatype rtype, boolean inPlace) {
         blocking(call, nonBlocking, stype, rtype);
-        int rank = c.rankIn(c.rank(call));
-        int size = c.size(c.rank(call));
+        Rank me = c.rank(call);
+        int rank = c.rankIn(me);
+        int size = c.size(me);
         Blocks r = receiving(call, rbuf, roff, rcounts, rcount, displs, rtype, size);
         byte[] mine = inPlace ? serialize(call, rbuf, r.origin(rank), r.count(rank), rtype)
             : send(call, sbuf, soff, scount, stype);
@@ -169,8 +174,9 @@ final class ObjectCollectives {
                           int count, Datatype type, Op op, int root, boolean inPlace) {
         blocking(call, nonBlocking, type);
         org.mpjlite.smpdev.collective.Reduction r = Check.op(call, op, type);
-        int rank = c.rankIn(c.rank(call));
-        int size = c.size(c.rank(call));
+        Rank me = c.rank(call);
+        int rank = c.rankIn(me);
+        int size = c.size(me);
         Check.root(call, root, size);
         byte[] mine = inPlace && rank == root ? send(call, rbuf, roff, count, type) : send(call, sbuf, soff, count, type);
         byte[][] blocks = gatherBytes(c, call, mine, root);
@@ -188,8 +194,9 @@ final class ObjectCollectives {
                         int count, Datatype type, Op op, Prefix prefix, boolean inPlace) {
         blocking(call, nonBlocking, type);
         org.mpjlite.smpdev.collective.Reduction r = Check.op(call, op, type);
-        int rank = c.rankIn(c.rank(call));
-        int size = c.size(c.rank(call));
+        Rank me = c.rank(call);
+        int rank = c.rankIn(me);
+        int size = c.size(me);
         Check.buffer(call, "receive buffer", rbuf, roff, count, type.units(), type);
         Check.writable(call, rbuf);
         byte[] mine = inPlace ? send(call, rbuf, roff, count, type) : send(call, sbuf, soff, count, type);
@@ -295,8 +302,9 @@ final class ObjectCollectives {
     }
 
     private static byte[][] gatherBytes(Comm c, String call, byte[] mine, int root) {
-        int size = c.size(c.rank(call));
-        boolean isRoot = c.rankIn(c.rank(call)) == root;
+        Rank me = c.rank(call);
+        int size = c.size(me);
+        boolean isRoot = c.rankIn(me) == root;
         int[] lengths = new int[size];
         Collective.gather(c, call, false, new int[] {mine.length}, 0, 1, Datatype.INT, lengths, 0, 1, Datatype.INT,
             root, false);
