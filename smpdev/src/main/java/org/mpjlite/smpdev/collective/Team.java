@@ -3,6 +3,7 @@ package org.mpjlite.smpdev.collective;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.mpjlite.smpdev.BasicType;
 import org.mpjlite.smpdev.CallSite;
 import org.mpjlite.smpdev.CollectiveRequest;
 import org.mpjlite.smpdev.ErrorClass;
@@ -58,6 +59,7 @@ public final class Team {
     private static final int EPOCH = 1;
     private static final int LEFT = 2;
     private static final int KNOWN_LEFT = 3;
+    private static final int KNOWN_EPOCH = 4;
     private static final VarHandle STATE = MethodHandles.arrayElementVarHandle(long[].class);
 
     private final Rank[] members;
@@ -68,9 +70,12 @@ public final class Team {
      * Each member's words, on its own cache line, written only by that member: ENTERED, the
      * collectives it has entered (plain, private); EPOCH, the phases of blocking collectives it has
      * arrived at (volatile); LEFT, the collectives it has left (volatile); KNOWN_LEFT, the least LEFT
-     * of all members it has seen (plain, private, saves re-reading the others).
+     * of all members it has seen (plain, private, saves re-reading the others); KNOWN_EPOCH, the
+     * least EPOCH of all members it has seen (plain, private).
      */
     private final long[] state;
+    /** Small reductions carried in the members' lines, beside their epochs. */
+    private final EpochLines lines;
     /** Members waiting to enter a busy slot: departures wake them (rare; read on every departure). */
     private final AtomicInteger entering = new AtomicInteger();
 
@@ -81,6 +86,7 @@ public final class Team {
             slots[i] = new Slot(members.length);
         }
         this.state = new long[members.length * PAD];
+        this.lines = new EpochLines(members.length);
         this.check = members[0].job().config().check();
     }
 
@@ -213,6 +219,72 @@ public final class Team {
         }
     }
 
+    /**
+     * Member {@code me}'s side of a blocking Allreduce small enough for a line
+     * ({@link EpochLines#fits}; every member decides alike), in slot {@code s} whose part it has
+     * signed. The member writes its contribution and the call's signature, tagged with the phase's
+     * epoch, into its line of the epoch's parity, bumps its epoch word, waits until every member's
+     * line shows the epoch (or, for a member in another call, its epoch word does), and reduces the
+     * lines' contributions itself, in rank order. So one line moves from each member to each other;
+     * the parts are read only when the signatures differ, to report that as the general path does
+     * (a member on the general path finds the difference in the parts, which this member signed
+     * before its epoch store).
+     *
+     * <p>Why a line is not overwritten while read: the line of this parity was last written at phase
+     * {@code epoch - 2} or before, and its readers read it before they arrived at their next phase.
+     * The member writes it only once every member has arrived at phase {@code epoch - 1}: known
+     * without reading anything after a blocking collective (which waited for that), waited for here
+     * after non-blocking ones (whose members arrive without waiting). A reader sees its epoch in the
+     * line only after the data (release, then acquire).
+     */
+    void allreduceInLines(Slot s, int me, Object src, int srcIndex, Object dst, int dstIndex, int units,
+                          BasicType type, Reduction op, String call) {
+        int base = me * PAD;
+        long epoch = state[base + EPOCH] + 1;
+        if (state[base + KNOWN_EPOCH] < epoch - 1) {
+            if (!reached(epoch - 1)) {
+                members[me].awaitCondition(() -> reached(epoch - 1), call);
+            }
+            state[base + KNOWN_EPOCH] = epoch - 1;
+        }
+        s.parts[me].blocking = true;
+        long header = EpochLines.header(epoch, units, type, op.builtin());
+        lines.publish(me, header, src, srcIndex, units, type);
+        STATE.setVolatile(state, base + EPOCH, epoch);
+        if (arrivedInLines(epoch)) {
+            wakeAll();
+        } else {
+            members[me].awaitCondition(() -> arrivedInLines(epoch), call);
+        }
+        state[base + KNOWN_EPOCH] = epoch;
+        for (int m = 0; m < members.length; m++) {
+            if (lines.header(m, epoch) != header) {
+                int other = firstMismatch(s.parts);
+                if (other < 0) {
+                    throw new IllegalStateException(call + ": members took different paths for matching calls");
+                }
+                throw mismatch(s, me, other, call);
+            }
+        }
+        lines.reduce(me, epoch, units, type, op, dst, dstIndex);
+        leave(me);
+    }
+
+    /**
+     * True when every member has arrived at phase {@code epoch}: its line shows the epoch, or its
+     * epoch word does (a member in another call than a small Allreduce). The last member to store
+     * its epoch sees every arrival, so it rings the doorbells (as in {@link #arrive}).
+     */
+    private boolean arrivedInLines(long epoch) {
+        for (int m = 0; m < members.length; m++) {
+            if (EpochLines.epochOf(lines.header(m, epoch)) < epoch
+                && (long) STATE.getVolatile(state, m * PAD + EPOCH) < epoch) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** The first member whose call differs from member 0's, or -1 when all match. */
     private static int firstMismatch(Part[] parts) {
         Part first = parts[0];
@@ -283,6 +355,7 @@ public final class Team {
         } else {
             members[me].awaitCondition(() -> reached(epoch), call);
         }
+        state[me * PAD + KNOWN_EPOCH] = epoch;
     }
 
     private boolean reached(long epoch) {
