@@ -82,9 +82,13 @@ final class EpochLines {
      */
     void publish(int me, long header, Object src, int srcIndex, int units, BasicType type) {
         Object[] s = scratch(me, type);
-        Copier.copy(src, srcIndex, s[0], me * units, units, type);
+        if (src instanceof ByteBuffer b) {
+            get(b, srcIndex * type.size(), s[0], me * units, units, type); // no views, no allocation
+        } else {
+            Copier.copy(src, srcIndex, s[0], me * units, units, type);
+        }
         int at = offset(me, epochOf(header));
-        put(at + 8, s[0], me * units, units, type);
+        put(lines, at + 8, s[0], me * units, units, type);
         HEADER.setRelease(lines, at, header);
     }
 
@@ -98,7 +102,7 @@ final class EpochLines {
         Object all = s[0];
         for (int m = 0; m < members; m++) {
             if (m != me) {
-                get(offset(m, epoch) + 8, all, m * units, units, type);
+                get(lines, offset(m, epoch) + 8, all, m * units, units, type);
             }
         }
         Object acc = s[1];
@@ -106,7 +110,11 @@ final class EpochLines {
         for (int m = members - 2; m >= 0; m--) {
             op.combine(all, m * units, acc, 0, units);
         }
-        Copier.copy(acc, 0, dst, dstIndex, units, type);
+        if (dst instanceof ByteBuffer b) {
+            put(b, dstIndex * type.size(), acc, 0, units, type);
+        } else {
+            Copier.copy(acc, 0, dst, dstIndex, units, type);
+        }
     }
 
     private Object[] scratch(int me, BasicType type) {
@@ -124,98 +132,100 @@ final class EpochLines {
         return s;
     }
 
-    private void put(int at, Object src, int off, int n, BasicType type) {
+    /** Stores elements of the array {@code src} at byte {@code at} of {@code b}, in {@code b}'s byte order. */
+    private static void put(ByteBuffer b, int at, Object src, int off, int n, BasicType type) {
         switch (type) {
-            case BYTE, PACKED -> lines.put(at, (byte[]) src, off, n);
+            case BYTE, PACKED -> b.put(at, (byte[]) src, off, n);
             case BOOLEAN -> {
                 boolean[] a = (boolean[]) src;
                 for (int i = 0; i < n; i++) {
-                    lines.put(at + i, a[off + i] ? (byte) 1 : 0);
+                    b.put(at + i, a[off + i] ? (byte) 1 : 0);
                 }
             }
             case CHAR -> {
                 char[] a = (char[]) src;
                 for (int i = 0; i < n; i++) {
-                    lines.putChar(at + 2 * i, a[off + i]);
+                    b.putChar(at + 2 * i, a[off + i]);
                 }
             }
             case SHORT -> {
                 short[] a = (short[]) src;
                 for (int i = 0; i < n; i++) {
-                    lines.putShort(at + 2 * i, a[off + i]);
+                    b.putShort(at + 2 * i, a[off + i]);
                 }
             }
             case INT -> {
                 int[] a = (int[]) src;
                 for (int i = 0; i < n; i++) {
-                    lines.putInt(at + 4 * i, a[off + i]);
+                    b.putInt(at + 4 * i, a[off + i]);
                 }
             }
             case LONG -> {
                 long[] a = (long[]) src;
                 for (int i = 0; i < n; i++) {
-                    lines.putLong(at + 8 * i, a[off + i]);
+                    b.putLong(at + 8 * i, a[off + i]);
                 }
             }
             case FLOAT -> {
                 float[] a = (float[]) src;
                 for (int i = 0; i < n; i++) {
-                    lines.putFloat(at + 4 * i, a[off + i]);
+                    b.putFloat(at + 4 * i, a[off + i]);
                 }
             }
             case DOUBLE -> {
                 double[] a = (double[]) src;
                 for (int i = 0; i < n; i++) {
-                    lines.putDouble(at + 8 * i, a[off + i]);
+                    b.putDouble(at + 8 * i, a[off + i]);
                 }
             }
             default -> throw new IllegalArgumentException(type + " is not carried in a line");
         }
     }
 
-    private void get(int at, Object dst, int off, int n, BasicType type) {
+    /** Loads elements into the array {@code dst} from byte {@code at} of {@code b}, in {@code b}'s byte order. */
+    private static void get(ByteBuffer b, int at, Object dst, int off, int n, BasicType type) {
         switch (type) {
-            case BYTE, PACKED -> lines.get(at, (byte[]) dst, off, n);
+            case BYTE, PACKED -> b.get(at, (byte[]) dst, off, n);
             case BOOLEAN -> {
                 boolean[] a = (boolean[]) dst;
                 for (int i = 0; i < n; i++) {
-                    a[off + i] = lines.get(at + i) != 0;
+                    a[off + i] = b.get(at + i) != 0;
                 }
             }
             case CHAR -> {
                 char[] a = (char[]) dst;
                 for (int i = 0; i < n; i++) {
-                    a[off + i] = lines.getChar(at + 2 * i);
+                    a[off + i] = b.getChar(at + 2 * i);
                 }
             }
             case SHORT -> {
                 short[] a = (short[]) dst;
                 for (int i = 0; i < n; i++) {
-                    a[off + i] = lines.getShort(at + 2 * i);
+                    a[off + i] = b.getShort(at + 2 * i);
                 }
             }
             case INT -> {
                 int[] a = (int[]) dst;
                 for (int i = 0; i < n; i++) {
-                    a[off + i] = lines.getInt(at + 4 * i);
+                    a[off + i] = b.getInt(at + 4 * i);
                 }
             }
             case LONG -> {
                 long[] a = (long[]) dst;
                 for (int i = 0; i < n; i++) {
-                    a[off + i] = lines.getLong(at + 8 * i);
+                    a[off + i] = b.getLong(at + 8 * i);
                 }
             }
             case FLOAT -> {
                 float[] a = (float[]) dst;
                 for (int i = 0; i < n; i++) {
-                    a[off + i] = lines.getFloat(at + 4 * i);
+                    a[off + i] = b.getFloat(at + 4 * i);
                 }
             }
             case DOUBLE -> {
                 double[] a = (double[]) dst;
                 for (int i = 0; i < n; i++) {
-                    a[off + i] = lines.getDouble(at + 8 * i);
+                    a[off + i] = b.getDouble(at + 8 * i);
                 }
             }
             default -> throw new IllegalArgumentException(type + " is not carried in a line");
