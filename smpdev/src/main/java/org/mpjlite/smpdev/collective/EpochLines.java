@@ -32,6 +32,8 @@ final class EpochLines {
     /** Both lines of a member, on a 128-byte boundary (the adjacent-line prefetcher fetches pairs). */
     private static final int MEMBER = 2 * LINE;
     private static final int SIGNATURE_BITS = 16;
+    /** The signature of any call other than a small Allreduce (whose count is at most 56). */
+    private static final long OTHER_CALL = 0xFFFF;
     private static final VarHandle HEADER = MethodHandles.byteBufferViewVarHandle(long[].class,
         ByteOrder.nativeOrder());
 
@@ -61,6 +63,16 @@ final class EpochLines {
     /** The header of a line carrying a reduction of {@code units} of {@code type} with {@code op}, at {@code epoch}. */
     static long header(long epoch, int units, BasicType type, BuiltinOp op) {
         return epoch << SIGNATURE_BITS | (long) op.ordinal() << 12 | (long) type.ordinal() << 8 | units;
+    }
+
+    /**
+     * Marks member {@code me}'s arrival at phase {@code epoch} of any other call: the epoch with a
+     * signature no small Allreduce has. Only the header is written, so a member may mark without
+     * waiting (non-blocking calls): readers of the line's data from two phases before are not
+     * disturbed, and a reader that sees a later epoch compares the parts instead.
+     */
+    void mark(int me, long epoch) {
+        HEADER.setRelease(lines, offset(me, epoch), epoch << SIGNATURE_BITS | OTHER_CALL);
     }
 
     static long epochOf(long header) {

@@ -181,6 +181,7 @@ public final class Team {
             boolean last = s.arrive(state[me * PAD + ENTERED] - 1) == members.length;
             // After the arrival is counted: a blocking member that sees this epoch sees the count too.
             long epoch = state[me * PAD + EPOCH] + 1;
+            lines.mark(me, epoch);
             STATE.setVolatile(state, me * PAD + EPOCH, epoch);
             if (reached(epoch)) {
                 wakeAll();
@@ -224,8 +225,8 @@ public final class Team {
      * ({@link EpochLines#fits}; every member decides alike), in slot {@code s} whose part it has
      * signed. The member writes its contribution and the call's signature, tagged with the phase's
      * epoch, into its line of the epoch's parity, bumps its epoch word, waits until every member's
-     * line shows the epoch (or, for a member in another call, its epoch word does), and reduces the
-     * lines' contributions itself, in rank order. So one line moves from each member to each other;
+     * line shows the epoch (members in other calls mark their line with the epoch and a signature no
+     * small Allreduce has), and reduces the lines' contributions itself, in rank order. So one line moves from each member to each other;
      * the parts are read only when the signatures differ, to report that as the general path does
      * (a member on the general path finds the difference in the parts, which this member signed
      * before its epoch store).
@@ -258,12 +259,17 @@ public final class Team {
         }
         state[base + KNOWN_EPOCH] = epoch;
         for (int m = 0; m < members.length; m++) {
-            if (lines.header(m, epoch) != header) {
+            long h = lines.header(m, epoch);
+            if (h != header) {
+                // A later epoch: m has since arrived at later non-blocking collectives, which mark
+                // the line without waiting (its data stays: only this member's arrival at the next
+                // phase lets m write it). Its part tells what m called here.
                 int other = firstMismatch(s.parts);
-                if (other < 0) {
+                if (other >= 0) {
+                    throw mismatch(s, me, other, call);
+                } else if (EpochLines.epochOf(h) == epoch) {
                     throw new IllegalStateException(call + ": members took different paths for matching calls");
                 }
-                throw mismatch(s, me, other, call);
             }
         }
         lines.reduce(me, epoch, units, type, op, dst, dstIndex);
@@ -271,14 +277,16 @@ public final class Team {
     }
 
     /**
-     * True when every member has arrived at phase {@code epoch}: its line shows the epoch, or its
-     * epoch word does (a member in another call than a small Allreduce). The last member to store
-     * its epoch sees every arrival, so it rings the doorbells (as in {@link #arrive}).
+     * True when every member has arrived at phase {@code epoch}: its line of the epoch's parity shows
+     * the epoch or a later one (every arrival marks the line, then stores the epoch word; a member's
+     * lines' epochs only grow). Only lines are read, so a waiter does not pull the others' epoch
+     * words away from them. Every arrival stores its line and epoch word and then (after the volatile
+     * store) reads the others' lines or epoch words: the last arrival sees every other one and rings
+     * the doorbells.
      */
     private boolean arrivedInLines(long epoch) {
         for (int m = 0; m < members.length; m++) {
-            if (EpochLines.epochOf(lines.header(m, epoch)) < epoch
-                && (long) STATE.getVolatile(state, m * PAD + EPOCH) < epoch) {
+            if (EpochLines.epochOf(lines.header(m, epoch)) < epoch) {
                 return false;
             }
         }
@@ -349,6 +357,7 @@ public final class Team {
      */
     private void arrive(int me, String call) {
         long epoch = state[me * PAD + EPOCH] + 1;
+        lines.mark(me, epoch);
         STATE.setVolatile(state, me * PAD + EPOCH, epoch);
         if (reached(epoch)) {
             wakeAll();
