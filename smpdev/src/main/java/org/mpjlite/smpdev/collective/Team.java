@@ -31,6 +31,9 @@ import org.mpjlite.smpdev.Rank;
  *       epoch word and return; the last member to arrive compares the parts, runs every member's
  *       kernel and completes every request, so the operation progresses while the others compute,
  *       outside any MPI call.</li>
+ *   <li>a blocking Allreduce small enough for a line ({@link EpochLines#fits}) publishes its data
+ *       in the member's epoch line instead and reads only the others' lines
+ *       ({@link #allreduceInLines}); every other arrival marks the member's line with its epoch.</li>
  * </ol>
  * Parts that do not match (a program error: rank 0 in Bcast while rank 1 is in Barrier) fail the
  * collective on every member before any data moves, with an error naming both calls, their
