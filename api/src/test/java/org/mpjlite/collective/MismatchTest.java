@@ -108,6 +108,94 @@ class MismatchTest {
             + "does not match Reduce(root=0, count=1, MPI.INT, MPI.MAX)" + at(lines[1]) + " on rank " + last);
     }
 
+    /**
+     * Allreduce of a few elements travels in the ranks' epoch lines, not the slot; its mismatches
+     * (with itself, with the general path, with other collectives, blocking against non-blocking)
+     * are reported as the general path reports them.
+     */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 8})
+    void smallAllreduceMismatchesAreNamed(int ranks) {
+        int last = ranks - 1;
+        int[] lines = new int[2];
+        for (int[] c : new int[][] {{2, 3}, {2, 100}, {100, 2}}) {
+            List<String> counts = outcomes(ranks, () -> {
+                boolean odd = MPI.COMM_WORLD.Rank() == last;
+                lines[odd ? 1 : 0] = nextLine();
+                MPI.COMM_WORLD.allReduce(new int[100], new int[100], c[odd ? 1 : 0], MPI.INT, MPI.SUM);
+                return 0;
+            });
+            assertEveryRank(counts, MPI.ERR_COUNT, "allReduce(count=" + c[0] + ", MPI.INT, MPI.SUM)" + at(lines[0])
+                + " on rank 0 does not match allReduce(count=" + c[1] + ", MPI.INT, MPI.SUM)" + at(lines[1]) + " on rank "
+                + last);
+        }
+        List<String> ops = outcomes(ranks, () -> {
+            boolean odd = MPI.COMM_WORLD.Rank() == last;
+            lines[odd ? 1 : 0] = nextLine();
+            MPI.COMM_WORLD.allReduce(new int[2], new int[2], 2, MPI.INT, odd ? MPI.MAX : MPI.SUM);
+            return 0;
+        });
+        assertEveryRank(ops, MPI.ERR_OP, "allReduce(count=2, MPI.INT, MPI.SUM)" + at(lines[0]) + " on rank 0 does not "
+            + "match allReduce(count=2, MPI.INT, MPI.MAX)" + at(lines[1]) + " on rank " + last);
+        List<String> user = outcomes(ranks, () -> {
+            boolean odd = MPI.COMM_WORLD.Rank() == last;
+            lines[odd ? 1 : 0] = nextLine();
+            MPI.COMM_WORLD.allReduce(new int[2], new int[2], 2, MPI.INT, odd ? new mpi.Op(new mpi.UserFunction() {
+            }, true) : MPI.SUM);
+            return 0;
+        });
+        assertEveryRank(user, MPI.ERR_OP, "allReduce(count=2, MPI.INT, MPI.SUM)" + at(lines[0]) + " on rank 0 does not "
+            + "match allReduce(count=2, MPI.INT, a user operation)" + at(lines[1]) + " on rank " + last);
+        List<String> types = outcomes(ranks, () -> {
+            boolean odd = MPI.COMM_WORLD.Rank() == last;
+            lines[odd ? 1 : 0] = nextLine();
+            MPI.COMM_WORLD.allReduce(odd ? new long[1] : new int[1], odd ? new long[1] : new int[1], 1,
+                odd ? MPI.LONG : MPI.INT, MPI.SUM);
+            return 0;
+        });
+        assertEveryRank(types, MPI.ERR_TYPE, "allReduce(count=1, MPI.INT, MPI.SUM)" + at(lines[0]) + " on rank 0 does "
+            + "not match allReduce(count=1, MPI.LONG, MPI.SUM)" + at(lines[1]) + " on rank " + last);
+        List<String> barrier = outcomes(ranks, () -> {
+            if (MPI.COMM_WORLD.Rank() == last) {
+                lines[1] = nextLine();
+                MPI.COMM_WORLD.barrier();
+            } else {
+                lines[0] = nextLine();
+                MPI.COMM_WORLD.allReduce(new int[1], 1, MPI.INT, MPI.SUM);
+            }
+            return 0;
+        });
+        assertEveryRank(barrier, MPI.ERR_NOT_SAME, "allReduce(count=1, MPI.INT, MPI.SUM)" + at(lines[0]) + " on rank 0 "
+            + "does not match barrier()" + at(lines[1]) + " on rank " + last);
+        List<String> nonBlocking = outcomes(ranks, () -> {
+            if (MPI.COMM_WORLD.Rank() == last) {
+                MPI.COMM_WORLD.iAllReduce(new int[1], 1, MPI.INT, MPI.SUM).waitFor();
+            } else {
+                lines[0] = nextLine();
+                MPI.COMM_WORLD.allReduce(new int[1], 1, MPI.INT, MPI.SUM);
+            }
+            return 0;
+        });
+        assertEveryRank(nonBlocking, MPI.ERR_NOT_SAME, "allReduce(count=1, MPI.INT, MPI.SUM)" + at(lines[0])
+            + " on rank 0 does not match iAllReduce(count=1, MPI.INT, MPI.SUM) on rank " + last);
+    }
+
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 8})
+    void smallAllreduceWorksAfterAMismatchOnIt(int ranks) {
+        List<Integer> sums = Worlds.of(ranks).run(() -> {
+            int me = MPI.COMM_WORLD.Rank();
+            org.mpjlite.p2p.Jobs.assertMpiError(MPI.ERR_COUNT, () -> MPI.COMM_WORLD.allReduce(new int[9], new int[9],
+                me == 1 ? 9 : 1, MPI.INT, MPI.SUM), "does not match");
+            int[] x = {me};
+            for (int i = 0; i < 40; i++) {
+                MPI.COMM_WORLD.allReduce(new int[] {me}, x, 1, MPI.INT, MPI.SUM);
+            }
+            return x[0];
+        });
+        sums.forEach(s -> assertEquals(ranks * (ranks - 1) / 2, s));
+    }
+
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {2, 3, 8})
     void theCommunicatorStillWorksAfterAMismatchIsReported(int ranks) {

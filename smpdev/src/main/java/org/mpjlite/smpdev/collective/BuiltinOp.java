@@ -38,7 +38,9 @@ public enum BuiltinOp {
 
     /** The operation on items of {@code layout}, or null when MPI does not define it for that type. */
     public Reduction on(Layout layout) {
-        return layout.equals(Layout.basic(layout.storage())) ? onBasic[layout.storage().ordinal()] : bind(layout);
+        // Compared field by field: building Layout.basic(...) to compare with costs an allocation per call.
+        boolean basic = layout.units() == 1 && layout.indexOffset() < 0 && layout.value() == layout.storage();
+        return basic ? onBasic[layout.storage().ordinal()] : bind(layout);
     }
 
     private Reduction bind(Layout layout) {

@@ -367,6 +367,11 @@ public final class Collectives {
         Slot s = t.enter(me, call);
         Part p = s.parts[me];
         p.sign(Operation.ALLREDUCE, call, arguments, -1, units, type, op);
+        if (request == null && EpochLines.fits(units, type, op)) {
+            t.allreduceInLines(s, me, inPlace ? rbuf : sbuf, inPlace ? rindex : sindex, rbuf, rindex, units, type, op,
+                call);
+            return;
+        }
         boolean eager = eager(units, type, request);
         contribute(p, inPlace ? rbuf : sbuf, inPlace ? rindex : sindex, units, type, eager || inPlace);
         p.recv = rbuf;

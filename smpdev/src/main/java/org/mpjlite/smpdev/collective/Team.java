@@ -3,6 +3,7 @@ package org.mpjlite.smpdev.collective;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.mpjlite.smpdev.BasicType;
 import org.mpjlite.smpdev.CallSite;
 import org.mpjlite.smpdev.CollectiveRequest;
 import org.mpjlite.smpdev.ErrorClass;
@@ -30,6 +31,9 @@ import org.mpjlite.smpdev.Rank;
  *       epoch word and return; the last member to arrive compares the parts, runs every member's
  *       kernel and completes every request, so the operation progresses while the others compute,
  *       outside any MPI call.</li>
+ *   <li>a blocking Allreduce small enough for a line ({@link EpochLines#fits}) publishes its data
+ *       in the member's epoch line instead and reads only the others' lines
+ *       ({@link #allreduceInLines}); every other arrival marks the member's line with its epoch.</li>
  * </ol>
  * Parts that do not match (a program error: rank 0 in Bcast while rank 1 is in Barrier) fail the
  * collective on every member before any data moves, with an error naming both calls, their
@@ -58,6 +62,7 @@ public final class Team {
     private static final int EPOCH = 1;
     private static final int LEFT = 2;
     private static final int KNOWN_LEFT = 3;
+    private static final int KNOWN_EPOCH = 4;
     private static final VarHandle STATE = MethodHandles.arrayElementVarHandle(long[].class);
 
     private final Rank[] members;
@@ -68,9 +73,12 @@ public final class Team {
      * Each member's words, on its own cache line, written only by that member: ENTERED, the
      * collectives it has entered (plain, private); EPOCH, the phases of blocking collectives it has
      * arrived at (volatile); LEFT, the collectives it has left (volatile); KNOWN_LEFT, the least LEFT
-     * of all members it has seen (plain, private, saves re-reading the others).
+     * of all members it has seen (plain, private, saves re-reading the others); KNOWN_EPOCH, the
+     * least EPOCH of all members it has seen (plain, private).
      */
     private final long[] state;
+    /** Small reductions carried in the members' lines, beside their epochs. */
+    private final EpochLines lines;
     /** Members waiting to enter a busy slot: departures wake them (rare; read on every departure). */
     private final AtomicInteger entering = new AtomicInteger();
 
@@ -81,6 +89,7 @@ public final class Team {
             slots[i] = new Slot(members.length);
         }
         this.state = new long[members.length * PAD];
+        this.lines = new EpochLines(members.length);
         this.check = members[0].job().config().check();
     }
 
@@ -175,6 +184,7 @@ public final class Team {
             boolean last = s.arrive(state[me * PAD + ENTERED] - 1) == members.length;
             // After the arrival is counted: a blocking member that sees this epoch sees the count too.
             long epoch = state[me * PAD + EPOCH] + 1;
+            lines.mark(me, epoch);
             STATE.setVolatile(state, me * PAD + EPOCH, epoch);
             if (reached(epoch)) {
                 wakeAll();
@@ -211,6 +221,79 @@ public final class Team {
         } else if (error != null) {
             throw error;
         }
+    }
+
+    /**
+     * Member {@code me}'s side of a blocking Allreduce small enough for a line
+     * ({@link EpochLines#fits}; every member decides alike), in slot {@code s} whose part it has
+     * signed. The member writes its contribution and the call's signature, tagged with the phase's
+     * epoch, into its line of the epoch's parity, bumps its epoch word, waits until every member's
+     * line shows the epoch (members in other calls mark their line with the epoch and a signature no
+     * small Allreduce has), and reduces the lines' contributions itself, in rank order. So one line moves from each member to each other;
+     * the parts are read only when the signatures differ, to report that as the general path does
+     * (a member on the general path finds the difference in the parts, which this member signed
+     * before its epoch store).
+     *
+     * <p>Why a line is not overwritten while read: the line of this parity was last written at phase
+     * {@code epoch - 2} or before, and its readers read it before they arrived at their next phase.
+     * The member writes it only once every member has arrived at phase {@code epoch - 1}: known
+     * without reading anything after a blocking collective (which waited for that), waited for here
+     * after non-blocking ones (whose members arrive without waiting). A reader sees its epoch in the
+     * line only after the data (release, then acquire).
+     */
+    void allreduceInLines(Slot s, int me, Object src, int srcIndex, Object dst, int dstIndex, int units,
+                          BasicType type, Reduction op, String call) {
+        int base = me * PAD;
+        long epoch = state[base + EPOCH] + 1;
+        if (state[base + KNOWN_EPOCH] < epoch - 1) {
+            if (!reached(epoch - 1)) {
+                members[me].awaitCondition(() -> reached(epoch - 1), call);
+            }
+            state[base + KNOWN_EPOCH] = epoch - 1;
+        }
+        s.parts[me].blocking = true;
+        long header = EpochLines.header(epoch, units, type, op.builtin());
+        lines.publish(me, header, src, srcIndex, units, type);
+        STATE.setVolatile(state, base + EPOCH, epoch);
+        if (arrivedInLines(epoch)) {
+            wakeAll();
+        } else {
+            members[me].awaitCondition(() -> arrivedInLines(epoch), call);
+        }
+        state[base + KNOWN_EPOCH] = epoch;
+        for (int m = 0; m < members.length; m++) {
+            long h = lines.header(m, epoch);
+            if (h != header) {
+                // A later epoch: m has since arrived at later non-blocking collectives, which mark
+                // the line without waiting (its data stays: only this member's arrival at the next
+                // phase lets m write it). Its part tells what m called here.
+                int other = firstMismatch(s.parts);
+                if (other >= 0) {
+                    throw mismatch(s, me, other, call);
+                } else if (EpochLines.epochOf(h) == epoch) {
+                    throw new IllegalStateException(call + ": members took different paths for matching calls");
+                }
+            }
+        }
+        lines.reduce(me, epoch, units, type, op, dst, dstIndex);
+        leave(me);
+    }
+
+    /**
+     * True when every member has arrived at phase {@code epoch}: its line of the epoch's parity shows
+     * the epoch or a later one (every arrival marks the line, then stores the epoch word; a member's
+     * lines' epochs only grow). Only lines are read, so a waiter does not pull the others' epoch
+     * words away from them. Every arrival stores its line and epoch word and then (after the volatile
+     * store) reads the others' lines or epoch words: the last arrival sees every other one and rings
+     * the doorbells.
+     */
+    private boolean arrivedInLines(long epoch) {
+        for (int m = 0; m < members.length; m++) {
+            if (EpochLines.epochOf(lines.header(m, epoch)) < epoch) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The first member whose call differs from member 0's, or -1 when all match. */
@@ -277,12 +360,14 @@ public final class Team {
      */
     private void arrive(int me, String call) {
         long epoch = state[me * PAD + EPOCH] + 1;
+        lines.mark(me, epoch);
         STATE.setVolatile(state, me * PAD + EPOCH, epoch);
         if (reached(epoch)) {
             wakeAll();
         } else {
             members[me].awaitCondition(() -> reached(epoch), call);
         }
+        state[me * PAD + KNOWN_EPOCH] = epoch;
     }
 
     private boolean reached(long epoch) {

@@ -1,0 +1,210 @@
+package org.mpjlite.collective;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.IntToLongFunction;
+import mpi.MPI;
+import mpi.Request;
+import org.mpjlite.p2p.Jobs.World;
+
+/**
+ * Blocking Allreduce of at most 56 bytes per rank, which the engine carries in each rank's epoch
+ * line instead of the slot: every kind of buffer and every predefined operation at the largest count
+ * that fits and the first that does not (the general path), bitwise-identical floating-point results
+ * on every rank and on both paths, and loops that alternate it with the general path, with
+ * non-blocking collectives still in flight and with other collectives, ranks skewed by pauses.
+ */
+class SmallAllreduceTest {
+    /** Largest count of {@code k}'s elements carried in a line. */
+    private static int lineCount(Kind k) {
+        return 56 / k.type.getSize();
+    }
+
+    @Worlds.AllSizes
+    void everyKindAndOperationAtTheLineLimitAndPastIt(World w) {
+        w.run(() -> {
+            int n = MPI.COMM_WORLD.Size();
+            int me = MPI.COMM_WORLD.Rank();
+            for (Kind k : Kind.values()) {
+                for (ReductionTest.Case c : ReductionTest.cases()) {
+                    if (!c.appliesTo(k)) {
+                        continue;
+                    }
+                    for (int count : new int[] {2, lineCount(k), lineCount(k) + 1}) {
+                        String what = c.name() + " of " + count;
+                        IntToLongFunction all = ReductionTest.reference(k, c, 0, n);
+                        Object s = k.filled(count, i -> c.input(me, i));
+                        Object r = k.create(count);
+                        MPI.COMM_WORLD.allReduce(s, r, count, k.type, c.op());
+                        k.assertHolds(r, 0, count, all, "allReduce " + what);
+                        k.assertHolds(s, 0, count, i -> c.input(me, i), "allReduce send buffer unchanged " + what);
+                        Object p = k.filled(count, i -> c.input(me, i));
+                        MPI.COMM_WORLD.allReduce(p, count, k.type, c.op());
+                        k.assertHolds(p, 0, count, all, "allReduce in place " + what);
+                        if (!k.isBuffer()) {
+                            Object so = k.filled(3 + count, i -> c.input(me, i - 3));
+                            Object ro = k.create(5 + count);
+                            MPI.COMM_WORLD.Allreduce(so, 3, ro, 5, count, k.type, c.op());
+                            k.assertHolds(ro, 5, count, all, "Allreduce with offsets " + what);
+                            k.assertHolds(ro, 0, 5, i -> 0, "Allreduce leaves the elements before the offset");
+                        }
+                    }
+                }
+            }
+            return null;
+        });
+    }
+
+    /**
+     * Sums whose rounding depends on the order of the additions: every rank gets the same bits, the
+     * bits of {@code x0 + (x1 + (... + x[n-1]))} (rank order, as the general path combines), and
+     * the same as the general path's for the same elements.
+     */
+    @Worlds.AllSizes
+    void floatingPointResultsAreTheSameBitsOnEveryRankAndOnBothPaths(World w) {
+        java.util.List<long[]> results = w.run(() -> {
+            int n = MPI.COMM_WORLD.Size();
+            int me = MPI.COMM_WORLD.Rank();
+            double[] line = new double[7];
+            double[] general = new double[100];
+            for (int i = 0; i < general.length; i++) {
+                general[i] = value(me, i % 7);
+            }
+            System.arraycopy(general, 0, line, 0, line.length);
+            double[] lineSum = new double[7];
+            double[] generalSum = new double[100];
+            MPI.COMM_WORLD.allReduce(line, lineSum, 7, MPI.DOUBLE, MPI.SUM);
+            MPI.COMM_WORLD.allReduce(general, generalSum, 100, MPI.DOUBLE, MPI.SUM);
+            long[] bits = new long[7];
+            for (int i = 0; i < 7; i++) {
+                double expected = value(n - 1, i);
+                for (int r = n - 2; r >= 0; r--) {
+                    expected = value(r, i) + expected;
+                }
+                assertEquals(Double.doubleToRawLongBits(expected), Double.doubleToRawLongBits(lineSum[i]),
+                    "element " + i + ": " + lineSum[i] + ", expected " + expected);
+                assertEquals(Double.doubleToRawLongBits(generalSum[i]), Double.doubleToRawLongBits(lineSum[i]),
+                    "element " + i + " on both paths");
+                bits[i] = Double.doubleToRawLongBits(lineSum[i]);
+            }
+            return bits;
+        });
+        results.forEach(b -> assertArrayEquals(results.get(0), b));
+    }
+
+    /** Magnitudes far apart, so that the order of the additions shows in the result. */
+    private static double value(int rank, int i) {
+        return (rank % 3 == 0 ? 1e16 : rank % 3 == 1 ? -1e16 : 1.0 + rank) * (i + 1) + 0.1 * rank;
+    }
+
+    /**
+     * Small Allreduce between the general path (large counts, user operations, non-blocking forms)
+     * and other collectives, with non-blocking collectives still in flight when it starts (their
+     * members arrive without waiting, so a rank may reach the small Allreduce well ahead of others)
+     * and random pauses; every result checked.
+     */
+    @Worlds.AllSizes
+    void alternatesWithTheGeneralPathAndOtherCollectives(World w) {
+        w.run(() -> {
+            int n = MPI.COMM_WORLD.Size();
+            int me = MPI.COMM_WORLD.Rank();
+            ThreadLocalRandom rnd = ThreadLocalRandom.current();
+            int sumOfRanks = n * (n - 1) / 2;
+            for (int it = 0; it < 400; it++) {
+                if (rnd.nextInt(40) == 0) {
+                    Thread.sleep(1);
+                }
+                long[] small = {me, it, -me};
+                MPI.COMM_WORLD.allReduce(small, 3, MPI.LONG, MPI.SUM);
+                assertArrayEquals(new long[] {sumOfRanks, (long) n * it, -sumOfRanks}, small, "small " + it);
+                switch (it % 5) {
+                    case 0 -> {
+                        long[] large = new long[20];
+                        java.util.Arrays.fill(large, me + it);
+                        MPI.COMM_WORLD.allReduce(large, 20, MPI.LONG, MPI.MAX);
+                        assertEquals(n - 1 + it, large[19], "large " + it);
+                    }
+                    case 1 -> {
+                        int[] a = {me};
+                        int[] b = {it};
+                        Request ra = MPI.COMM_WORLD.iAllReduce(a, 1, MPI.INT, MPI.SUM);
+                        Request rb = MPI.COMM_WORLD.iBarrier();
+                        Request rc = MPI.COMM_WORLD.iAllReduce(b, 1, MPI.INT, MPI.MIN);
+                        int[] c = {1};
+                        MPI.COMM_WORLD.allReduce(c, 1, MPI.INT, MPI.SUM);
+                        assertEquals(n, c[0], "small after non-blocking " + it);
+                        ra.waitFor();
+                        rb.waitFor();
+                        rc.waitFor();
+                        assertEquals(sumOfRanks, a[0], "iAllReduce " + it);
+                        assertEquals(it, b[0], "iAllReduce MIN " + it);
+                    }
+                    case 2 -> {
+                        int[] b = new int[2];
+                        if (me == it % n) {
+                            b[0] = it;
+                            b[1] = -it;
+                        }
+                        MPI.COMM_WORLD.bcast(b, 2, MPI.INT, it % n);
+                        assertArrayEquals(new int[] {it, -it}, b, "bcast " + it);
+                    }
+                    case 3 -> MPI.COMM_WORLD.barrier();
+                    default -> {
+                        long[] digits = {1 + me % 3};
+                        MPI.COMM_WORLD.allReduce(digits, 1, MPI.LONG, new mpi.Op(new Concatenate(), false));
+                        long expected = 0;
+                        for (int r = 0; r < n; r++) {
+                            expected = expected * 4 + 1 + r % 3;
+                        }
+                        assertEquals(expected, digits[0], "non-commutative user operation " + it);
+                    }
+                }
+                int[] self = {me};
+                MPI.COMM_SELF.allReduce(self, 1, MPI.INT, MPI.SUM);
+                assertEquals(me, self[0], "COMM_SELF " + it);
+            }
+            return null;
+        });
+    }
+
+    /** Many small Allreduce calls in a row, ranks running ahead: every result right. */
+    @Worlds.AllSizes
+    void backToBack(World w) {
+        w.run(() -> {
+            int n = MPI.COMM_WORLD.Size();
+            int me = MPI.COMM_WORLD.Rank();
+            float[] x = new float[2];
+            float[] y = new float[2];
+            for (int it = 0; it < 5000; it++) {
+                x[0] = me;
+                x[1] = it;
+                MPI.COMM_WORLD.allReduce(x, y, 2, MPI.FLOAT, MPI.SUM);
+                if (y[0] != n * (n - 1) / 2 || y[1] != (float) n * it) {
+                    throw new AssertionError("iteration " + it + ": " + y[0] + ", " + y[1]);
+                }
+            }
+            return null;
+        });
+    }
+
+    /**
+     * Concatenation of base-4 numerals without zero digits: associative, not commutative; in rank
+     * order it spells the ranks' digits in order.
+     */
+    private static final class Concatenate extends mpi.UserFunction {
+        @Override
+        public void call(Object in, Object inOut, int count, mpi.Datatype type) {
+            long[] a = (long[]) in;
+            long[] b = (long[]) inOut;
+            for (int i = 0; i < count; i++) {
+                long shift = 1;
+                while (shift <= b[i]) {
+                    shift *= 4;
+                }
+                b[i] = a[i] * shift + b[i];
+            }
+        }
+    }
+}

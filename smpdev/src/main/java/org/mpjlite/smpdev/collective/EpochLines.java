@@ -1,0 +1,246 @@
+package org.mpjlite.smpdev.collective;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.mpjlite.smpdev.BasicType;
+import org.mpjlite.smpdev.Copier;
+
+/**
+ * Each member's two cache lines for small reductions: a blocking Allreduce of at most
+ * {@link #BYTES} bytes per member carries its contribution, its epoch and a compact signature of
+ * the call in one line, so that the collective moves one line from each member to each other
+ * member ({@link Team#allreduceInLines}). A member uses line {@code epoch & 1} for the phase
+ * {@code epoch}; the lines are 64-byte aligned (in native memory: a Java array's alignment is not
+ * known), so the header and the data are one cache line.
+ *
+ * <p>A line starts with its header, {@code epoch << SIGNATURE_BITS | signature}, written with
+ * release semantics after the data; the signature packs the count, the basic type and the
+ * predefined operation, the fields of a {@link Part} that members compare. A reader that sees a
+ * header with the epoch it waits for sees the data that goes with it.
+ *
+ * <p>Also holds each member's private scratch arrays (its own and the others' contributions, the
+ * accumulator), so that the small path does not allocate. Thread safety: a line is written only by
+ * its member; the protocol in {@link Team} guarantees that nobody reads a line while its member
+ * overwrites it. A member's scratch is used only by that member.
+ */
+final class EpochLines {
+    /** Largest contribution carried in a line: a 64-byte line less its 8-byte header. */
+    static final int BYTES = 56;
+    private static final int LINE = 64;
+    /** Both lines of a member, on a 128-byte boundary (the adjacent-line prefetcher fetches pairs). */
+    private static final int MEMBER = 2 * LINE;
+    private static final int SIGNATURE_BITS = 16;
+    /** The signature of any call other than a small Allreduce (whose count is at most 56). */
+    private static final long OTHER_CALL = 0xFFFF;
+    private static final VarHandle HEADER = MethodHandles.byteBufferViewVarHandle(long[].class,
+        ByteOrder.nativeOrder());
+
+    private final int members;
+    private final ByteBuffer lines;
+    /** Per member, per basic type: {contributions of every member (count units each), accumulator}. */
+    private final Object[][][] scratch;
+
+    EpochLines(int members) {
+        this.members = members;
+        lines = ByteBuffer.allocateDirect(members * MEMBER + MEMBER).alignedSlice(MEMBER)
+            .order(ByteOrder.nativeOrder());
+        scratch = new Object[members][][];
+    }
+
+    /**
+     * True when a reduction fits in a line: the same answer on every member whose call has the
+     * same count, type and operation (the compared fields), so members agree on the path or their
+     * calls differ (which both paths report).
+     */
+    static boolean fits(int units, BasicType type, Reduction op) {
+        BuiltinOp b = op.builtin();
+        return (long) units * type.size() <= BYTES && b != null && b != BuiltinOp.MAXLOC && b != BuiltinOp.MINLOC
+            && type != BasicType.OBJECT;
+    }
+
+    /** The header of a line carrying a reduction of {@code units} of {@code type} with {@code op}, at {@code epoch}. */
+    static long header(long epoch, int units, BasicType type, BuiltinOp op) {
+        return epoch << SIGNATURE_BITS | (long) op.ordinal() << 12 | (long) type.ordinal() << 8 | units;
+    }
+
+    /**
+     * Marks member {@code me}'s arrival at phase {@code epoch} of any other call: the epoch with a
+     * signature no small Allreduce has. Only the header is written, so a member may mark without
+     * waiting (non-blocking calls): readers of the line's data from two phases before are not
+     * disturbed, and a reader that sees a later epoch compares the parts instead.
+     */
+    void mark(int me, long epoch) {
+        HEADER.setRelease(lines, offset(me, epoch), epoch << SIGNATURE_BITS | OTHER_CALL);
+    }
+
+    static long epochOf(long header) {
+        return header >>> SIGNATURE_BITS;
+    }
+
+    /** The header member {@code m} last wrote in its line for phases of {@code epoch}'s parity. */
+    long header(int m, long epoch) {
+        return (long) HEADER.getVolatile(lines, offset(m, epoch));
+    }
+
+    private static int offset(int m, long epoch) {
+        return m * MEMBER + (int) (epoch & 1) * LINE;
+    }
+
+    /**
+     * Copies member {@code me}'s contribution into its scratch and its line, then the header (release):
+     * readers that see the header see the data.
+     */
+    void publish(int me, long header, Object src, int srcIndex, int units, BasicType type) {
+        Object[] s = scratch(me, type);
+        if (src instanceof ByteBuffer b) {
+            get(b, srcIndex * type.size(), s[0], me * units, units, type); // no views, no allocation
+        } else {
+            Copier.copy(src, srcIndex, s[0], me * units, units, type);
+        }
+        int at = offset(me, epochOf(header));
+        put(lines, at + 8, s[0], me * units, units, type);
+        HEADER.setRelease(lines, at, header);
+    }
+
+    /**
+     * Writes into {@code dst} the reduction of every member's contribution at {@code epoch}, combined
+     * in rank order as {@link Reducer} does ({@code x0 op (x1 op (... op x[n-1]))}), so that the
+     * result is bitwise the same on every member and on the general path.
+     */
+    void reduce(int me, long epoch, int units, BasicType type, Reduction op, Object dst, int dstIndex) {
+        Object[] s = scratch(me, type);
+        Object all = s[0];
+        for (int m = 0; m < members; m++) {
+            if (m != me) {
+                get(lines, offset(m, epoch) + 8, all, m * units, units, type);
+            }
+        }
+        Object acc = s[1];
+        System.arraycopy(all, (members - 1) * units, acc, 0, units);
+        for (int m = members - 2; m >= 0; m--) {
+            op.combine(all, m * units, acc, 0, units);
+        }
+        if (dst instanceof ByteBuffer b) {
+            put(b, dstIndex * type.size(), acc, 0, units, type);
+        } else {
+            Copier.copy(acc, 0, dst, dstIndex, units, type);
+        }
+    }
+
+    private Object[] scratch(int me, BasicType type) {
+        Object[][] mine = scratch[me];
+        if (mine == null) {
+            mine = new Object[BasicType.values().length][];
+            scratch[me] = mine;
+        }
+        Object[] s = mine[type.ordinal()];
+        if (s == null) {
+            int most = BYTES / type.size();
+            s = new Object[] {type.newArray(members * most), type.newArray(most)};
+            mine[type.ordinal()] = s;
+        }
+        return s;
+    }
+
+    /** Stores elements of the array {@code src} at byte {@code at} of {@code b}, in {@code b}'s byte order. */
+    private static void put(ByteBuffer b, int at, Object src, int off, int n, BasicType type) {
+        switch (type) {
+            case BYTE, PACKED -> b.put(at, (byte[]) src, off, n);
+            case BOOLEAN -> {
+                boolean[] a = (boolean[]) src;
+                for (int i = 0; i < n; i++) {
+                    b.put(at + i, a[off + i] ? (byte) 1 : 0);
+                }
+            }
+            case CHAR -> {
+                char[] a = (char[]) src;
+                for (int i = 0; i < n; i++) {
+                    b.putChar(at + 2 * i, a[off + i]);
+                }
+            }
+            case SHORT -> {
+                short[] a = (short[]) src;
+                for (int i = 0; i < n; i++) {
+                    b.putShort(at + 2 * i, a[off + i]);
+                }
+            }
+            case INT -> {
+                int[] a = (int[]) src;
+                for (int i = 0; i < n; i++) {
+                    b.putInt(at + 4 * i, a[off + i]);
+                }
+            }
+            case LONG -> {
+                long[] a = (long[]) src;
+                for (int i = 0; i < n; i++) {
+                    b.putLong(at + 8 * i, a[off + i]);
+                }
+            }
+            case FLOAT -> {
+                float[] a = (float[]) src;
+                for (int i = 0; i < n; i++) {
+                    b.putFloat(at + 4 * i, a[off + i]);
+                }
+            }
+            case DOUBLE -> {
+                double[] a = (double[]) src;
+                for (int i = 0; i < n; i++) {
+                    b.putDouble(at + 8 * i, a[off + i]);
+                }
+            }
+            default -> throw new IllegalArgumentException(type + " is not carried in a line");
+        }
+    }
+
+    /** Loads elements into the array {@code dst} from byte {@code at} of {@code b}, in {@code b}'s byte order. */
+    private static void get(ByteBuffer b, int at, Object dst, int off, int n, BasicType type) {
+        switch (type) {
+            case BYTE, PACKED -> b.get(at, (byte[]) dst, off, n);
+            case BOOLEAN -> {
+                boolean[] a = (boolean[]) dst;
+                for (int i = 0; i < n; i++) {
+                    a[off + i] = b.get(at + i) != 0;
+                }
+            }
+            case CHAR -> {
+                char[] a = (char[]) dst;
+                for (int i = 0; i < n; i++) {
+                    a[off + i] = b.getChar(at + 2 * i);
+                }
+            }
+            case SHORT -> {
+                short[] a = (short[]) dst;
+                for (int i = 0; i < n; i++) {
+                    a[off + i] = b.getShort(at + 2 * i);
+                }
+            }
+            case INT -> {
+                int[] a = (int[]) dst;
+                for (int i = 0; i < n; i++) {
+                    a[off + i] = b.getInt(at + 4 * i);
+                }
+            }
+            case LONG -> {
+                long[] a = (long[]) dst;
+                for (int i = 0; i < n; i++) {
+                    a[off + i] = b.getLong(at + 8 * i);
+                }
+            }
+            case FLOAT -> {
+                float[] a = (float[]) dst;
+                for (int i = 0; i < n; i++) {
+                    a[off + i] = b.getFloat(at + 4 * i);
+                }
+            }
+            case DOUBLE -> {
+                double[] a = (double[]) dst;
+                for (int i = 0; i < n; i++) {
+                    a[off + i] = b.getDouble(at + 8 * i);
+                }
+            }
+            default -> throw new IllegalArgumentException(type + " is not carried in a line");
+        }
+    }
+}
