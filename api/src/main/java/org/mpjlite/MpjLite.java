@@ -115,24 +115,6 @@ public final class MpjLite {
         }
 
         /**
-         * Switches the fast boxes of small messages off (as {@code mpjrun --no-fast-boxes}) or on
-         * (the default).
-         */
-        public Options fastBoxes(boolean on) {
-            config.fastBoxes(on);
-            return this;
-        }
-
-        /**
-         * Messages a rank sends to another before their fast box opens (default 16, as Open MPI);
-         * 0 opens it at once.
-         */
-        public Options fastBoxAfter(int messages) {
-            config.fastBoxAfter(messages);
-            return this;
-        }
-
-        /**
          * Runs {@code program} on every rank and waits for them.
          *
          * @return each rank's result, in rank order

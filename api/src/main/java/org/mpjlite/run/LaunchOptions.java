@@ -65,9 +65,6 @@ final class LaunchOptions {
         "  --no-deadlock-detection      do not stop the job when every rank is blocked in MPI",
         "                               (detection is on by default and costs a look ten times a",
         "                               second; without it a deadlocked job waits for --timeout)",
-        "  --no-fast-boxes              send every message through the receiver's mailbox (by",
-        "                               default small messages between ranks that exchange many go",
-        "                               through per-pair fast boxes; lockfree matching only)",
         "  -h, --help                   print this help and exit",
         "  --version                    print the MPJ Lite version and exit",
         "",
@@ -126,12 +123,6 @@ final class LaunchOptions {
                         throw new UsageException("option " + name + " takes no value");
                     }
                     config.deadlockDetection(false);
-                    continue;
-                case "--no-fast-boxes":
-                    if (inlineValue != null) {
-                        throw new UsageException("option " + name + " takes no value");
-                    }
-                    config.fastBoxes(false);
                     continue;
                 default:
                     break;

@@ -55,10 +55,7 @@ public final class Jobs {
 
         /** Runs {@code program} on every rank as is: the program calls Init and Finalize itself. */
         public <T> List<T> runRaw(RankProgram<T> program) {
-            // Fast boxes open at once (lock-free matching), so that every test's small messages
-            // also take them, mixed with the mailbox's: the strictest test of their ordering.
-            return MpjLite.options().ranks(size).matching(matching).eagerThreshold(eagerThreshold).fastBoxAfter(0)
-                .run(program);
+            return MpjLite.options().ranks(size).matching(matching).eagerThreshold(eagerThreshold).run(program);
         }
 
         /** The same shape with every send going by rendezvous. */

@@ -38,9 +38,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * it, whatever the size; the echo thread usually has its receive posted, so the protocol only shows
  * when the reply arrives before rank 0 posts (rare, since rank 0 posts first). With the lock-free
  * mailbox the receiver matches and copies: eager messages cost a copy into a pooled buffer and one
- * out of it, rendezvous messages one copy; 8 B messages go through the pair's fast box (envelope and
- * data in one slot the receiver polls) unless {@code fastBoxes} is false (which locked matching
- * ignores: it has no boxes).
+ * out of it, rendezvous messages one copy.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -60,10 +58,6 @@ public class PingPongBenchmark {
     @Param({"8", "4096", "65536", "1048576"})
     public int size;
 
-    /** Fast boxes (lock-free matching only): 8 B messages take them once 16 have been sent. */
-    @Param({"true", "false"})
-    public boolean fastBoxes;
-
     private Rank me;
     private Rank peer;
     private byte[] sendBuffer;
@@ -72,7 +66,7 @@ public class PingPongBenchmark {
 
     @Setup
     public void setUp() {
-        Job job = Job.create(JobConfig.builder().ranks(2).matching(matching).fastBoxes(fastBoxes).build());
+        Job job = Job.create(JobConfig.builder().ranks(2).matching(matching).build());
         me = job.rank(0);
         peer = job.rank(1);
         sendBuffer = new byte[size];

@@ -3,7 +3,6 @@ package org.mpjlite.queues;
 import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Consumer;
 import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 
 /**
@@ -16,10 +15,8 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
  * own threads can contend for (never senders); the inbox's single consumer is whoever holds it. The
  * handler runs on the owner's threads, under the owner lock.
  *
- * <p>Messages may also arrive through {@link FastLanes} (one per sender, polled by the owner before
- * the inbox). Ordering: one sender's offers enter the inbox in program order and the owner drains in
- * queue order; the lanes keep their own order, and {@link FastLanes} states how the two paths are
- * kept in sending order; so non-overtaking holds. Memory ordering: the queue's offer/poll is a release/acquire
+ * <p>Ordering: one sender's offers enter the inbox in program order and the owner drains in
+ * queue order, so non-overtaking holds. Memory ordering: the queue's offer/poll is a release/acquire
  * pair, publishing the message's fields. {@link #deliver} ends with a full fence so that a sender's
  * subsequent volatile read of the owner's parked-waiter state cannot be reordered before the
  * offer's element store (the Dekker handshake with a parking owner).
@@ -31,18 +28,9 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
     private final ReentrantLock ownerLock = new ReentrantLock();
     private final MatchLists<M, R> lists = new MatchLists<>();
     private final MatchHandler<M, R> handler;
-    private final FastLanes<M> lanes;
-    /** Matches one arrived message: what the lanes hand over. */
-    private final Consumer<M> arrival = this::arrived;
 
     public LockFreeMailbox(MatchHandler<M, R> handler) {
-        this(handler, FastLanes.none());
-    }
-
-    /** A mailbox that also takes the messages of {@code lanes}. */
-    public LockFreeMailbox(MatchHandler<M, R> handler, FastLanes<M> lanes) {
         this.handler = handler;
-        this.lanes = lanes;
     }
 
     @Override
@@ -109,7 +97,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
 
     @Override
     public void progress() {
-        if (inbox.isEmpty() && !lanes.hasArrivals()) {
+        if (inbox.isEmpty()) {
             return;
         }
         ownerLock.lock();
@@ -122,7 +110,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
 
     @Override
     public boolean hasArrivals() {
-        return !inbox.isEmpty() || lanes.hasArrivals();
+        return !inbox.isEmpty();
     }
 
     @Override
@@ -149,20 +137,14 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
 
     /** Moves every arrived message to a posted receive or to the unexpected list. Owner lock held. */
     private void drain() {
-        lanes.drain(arrival);
         M message;
         while ((message = inbox.relaxedPoll()) != null) {
-            lanes.beforeInbox(message, arrival);
-            arrived(message);
-        }
-    }
-
-    private void arrived(M message) {
-        R receive = lists.takePostedFor(message);
-        if (receive == null) {
-            lists.addUnexpected(message);
-        } else {
-            handler.matched(receive, message);
+            R receive = lists.takePostedFor(message);
+            if (receive == null) {
+                lists.addUnexpected(message);
+            } else {
+                handler.matched(receive, message);
+            }
         }
     }
 }

@@ -12,8 +12,6 @@ import mpjbuf.StorageKind;
 public final class JobConfig {
     /** Default largest message (in bytes) sent eagerly; larger ones go by rendezvous. */
     public static final int DEFAULT_EAGER_THRESHOLD = 16 * 1024;
-    /** Default messages to a destination before its fast box opens. */
-    public static final int DEFAULT_FAST_BOX_AFTER = 16;
 
     private final int ranks;
     private final MatchingKind matching;
@@ -25,8 +23,6 @@ public final class JobConfig {
     private final boolean deadlockDetection;
     private final Duration timeout;
     private final boolean check;
-    private final boolean fastBoxes;
-    private final int fastBoxAfter;
     private final java.util.function.Consumer<String> warnings;
 
     private JobConfig(Builder b) {
@@ -40,8 +36,6 @@ public final class JobConfig {
         this.deadlockDetection = b.deadlockDetection;
         this.timeout = b.timeout;
         this.check = b.check;
-        this.fastBoxes = b.fastBoxes;
-        this.fastBoxAfter = b.fastBoxAfter;
         this.warnings = b.warnings;
     }
 
@@ -53,7 +47,7 @@ public final class JobConfig {
         return new Builder().ranks(ranks).matching(matching).eagerThreshold(eagerThreshold)
             .pool(poolStrategy, storageKind).waitMode(waitMode).shutdownGrace(shutdownGrace)
             .deadlockDetection(deadlockDetection).timeout(timeout).check(check)
-            .fastBoxes(fastBoxes).fastBoxAfter(fastBoxAfter).warnings(warnings);
+            .warnings(warnings);
     }
 
     public int ranks() {
@@ -105,19 +99,6 @@ public final class JobConfig {
         return check;
     }
 
-    /**
-     * Whether small messages between ranks that exchange many travel through per-pair fast boxes
-     * (lock-free matching only; see {@link FastBoxWriter}). On by default.
-     */
-    public boolean fastBoxes() {
-        return fastBoxes;
-    }
-
-    /** Messages a rank sends to another before their fast box opens (Open MPI's default: 16). */
-    public int fastBoxAfter() {
-        return fastBoxAfter;
-    }
-
     /** Where warnings about a misused job go (one message per call); standard error by default. */
     public java.util.function.Consumer<String> warnings() {
         return warnings;
@@ -126,8 +107,7 @@ public final class JobConfig {
     @Override
     public String toString() {
         return "JobConfig{ranks=" + ranks + ", matching=" + matching + ", eagerThreshold=" + eagerThreshold
-            + ", pool=" + poolStrategy + "/" + storageKind + ", wait=" + waitMode
-            + ", fastBoxes=" + (fastBoxes ? "after " + fastBoxAfter : "off") + '}';
+            + ", pool=" + poolStrategy + "/" + storageKind + ", wait=" + waitMode + '}';
     }
 
     /** Builder; every setting has a default ({@code ranks}: 1). */
@@ -142,8 +122,6 @@ public final class JobConfig {
         private boolean deadlockDetection = true;
         private Duration timeout;
         private boolean check;
-        private boolean fastBoxes = true;
-        private int fastBoxAfter = DEFAULT_FAST_BOX_AFTER;
         private java.util.function.Consumer<String> warnings = w -> System.err.println("mpjrun: warning: " + w);
 
         private Builder() {
@@ -201,21 +179,6 @@ public final class JobConfig {
         /** Turns the costly misuse checks on (see {@link JobConfig#check()}); off by default. */
         public Builder check(boolean on) {
             this.check = on;
-            return this;
-        }
-
-        /** Switches the fast boxes of small messages on (the default) or off. */
-        public Builder fastBoxes(boolean on) {
-            this.fastBoxes = on;
-            return this;
-        }
-
-        /** Messages a rank sends to another before their fast box opens; 0 opens it at once. */
-        public Builder fastBoxAfter(int messages) {
-            if (messages < 0) {
-                throw new IllegalArgumentException("fast box threshold must be >= 0, was " + messages);
-            }
-            this.fastBoxAfter = messages;
             return this;
         }
 

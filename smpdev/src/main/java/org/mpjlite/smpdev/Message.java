@@ -24,8 +24,6 @@ public final class Message extends Envelope {
     SendRequest sender;
     BsendBuffer bsendBuffer;
     int bsendBytes;
-    /** The sender's world rank (for the order of fast-box and inbox messages; see {@link FastBoxReader}). */
-    int origin;
     /** The send call, for reports; and its user line, taken under {@link JobConfig#check()} only. */
     String call;
     StackTraceElement site;

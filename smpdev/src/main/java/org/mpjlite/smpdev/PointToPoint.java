@@ -5,9 +5,7 @@ import org.mpjlite.queues.Mailbox;
 /**
  * The message path of the device: send protocols and receive posting, between ranks of one job.
  *
- * <p>A small standard send from a rank whose calls are ordered goes through the destination's fast
- * box when {@link FastBoxWriter} allows: envelope and data inline in one slot the receiver polls,
- * complete at once. Otherwise a send first asks the destination's mailbox for a receive that is already posted: if there is
+ * <p>A send first asks the destination's mailbox for a receive that is already posted: if there is
  * one (locked mailbox), the data moves straight from the sender's buffer into the receiver's, one
  * copy, whatever the size and mode. Otherwise the protocol decides:
  * <ul>
@@ -60,13 +58,7 @@ public final class PointToPoint {
      */
     public static SendRequest isend(Rank me, Rank dest, int context, int source, int tag, Object buffer, int index,
                                     int items, TypeMap map, SendMode mode, String call) {
-        FastBoxWriter boxes = me.fastBoxWriter();
-        if (boxes != null && takesFastBox(me, buffer, items, map, mode)
-            && boxes.trySend(dest, context, source, tag, buffer, index, items, map.base(), call)) {
-            return me.completedSend();
-        }
         Message m = new Message(context, source, tag, map, items);
-        m.origin = me.id();
         m.call = call;
         if (me.job().config().check()) {
             m.site = CallSite.here();
@@ -110,28 +102,9 @@ public final class PointToPoint {
             }
             m.sender = request;
         }
-        if (boxes != null && me.threadLevel() != Rank.THREAD_MULTIPLE) {
-            boxes.queued(dest);
-        }
         box.deliver(m);
         dest.wake();
         return request;
-    }
-
-    /**
-     * True when a send may go through a fast box: a standard or ready send of at most
-     * {@link FastBox#PAYLOAD_BYTES} (and within the eager threshold) of a basic type, from a rank
-     * whose MPI calls are ordered (below {@code THREAD_MULTIPLE}), without {@code --check} (whose
-     * reports need the send's line).
-     */
-    private static boolean takesFastBox(Rank me, Object buffer, int items, TypeMap map, SendMode mode) {
-        BasicType type = map.base();
-        return (mode == SendMode.STANDARD || mode == SendMode.READY)
-            && type != null && map == TypeMap.of(type)
-            && (long) items * type.size() <= me.job().config().eagerThreshold()
-            && FastBox.fits(buffer, items, type)
-            && me.threadLevel() != Rank.THREAD_MULTIPLE
-            && !me.job().config().check();
     }
 
     /** A copy of {@code n} elements from {@code index} of an array or NIO buffer, as an array of the type. */

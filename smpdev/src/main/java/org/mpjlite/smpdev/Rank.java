@@ -37,10 +37,6 @@ public final class Rank {
     private final int id;
     private final Mailbox<Message, RecvRequest> mailbox;
     private final Doorbell doorbell = new Doorbell();
-    /** Fast boxes (lock-free matching only, unless switched off): this rank's receiving side, or null. */
-    private final FastBoxReader fastBoxReader;
-    /** Fast boxes: this rank's sending side, or null. */
-    private final FastBoxWriter fastBoxWriter;
     private volatile int lifecycle = NEW;
     private volatile int threadLevel = THREAD_SINGLE;
     private volatile Thread mainThread;
@@ -67,20 +63,9 @@ public final class Rank {
         this.job = job;
         this.id = id;
         Transfer transfer = job.transfer();
-        JobConfig config = job.config();
-        if (config.matching() == MatchingKind.LOCKED) {
-            this.mailbox = new LockedMailbox<>(transfer);
-            this.fastBoxReader = null;
-            this.fastBoxWriter = null;
-        } else if (config.fastBoxes()) {
-            this.fastBoxReader = new FastBoxReader(config.ranks());
-            this.fastBoxWriter = new FastBoxWriter(id, config.ranks(), config.fastBoxAfter());
-            this.mailbox = new LockFreeMailbox<>(transfer, fastBoxReader);
-        } else {
-            this.mailbox = new LockFreeMailbox<>(transfer);
-            this.fastBoxReader = null;
-            this.fastBoxWriter = null;
-        }
+        this.mailbox = job.config().matching() == MatchingKind.LOCKED
+            ? new LockedMailbox<>(transfer)
+            : new LockFreeMailbox<>(transfer);
         this.completedSend = SendRequest.completed(this);
         this.openRequests = job.config().check() ? new OpenRequests() : null;
     }
@@ -122,14 +107,6 @@ public final class Rank {
 
     public Mailbox<Message, RecvRequest> mailbox() {
         return mailbox;
-    }
-
-    FastBoxReader fastBoxReader() {
-        return fastBoxReader;
-    }
-
-    FastBoxWriter fastBoxWriter() {
-        return fastBoxWriter;
     }
 
     Doorbell doorbell() {

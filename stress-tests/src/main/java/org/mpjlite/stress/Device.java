@@ -34,18 +34,6 @@ final class Device {
             .waitMode(waitMode).build());
     }
 
-    /**
-     * A lock-free job whose fast boxes open at once, so that messages of at most
-     * {@link #BOX_INTS} ints take a box (when its rules allow) and longer ones the mailbox.
-     */
-    static Job jobWithFastBoxes(int ranks, WaitMode waitMode) {
-        return Job.create(JobConfig.builder().ranks(ranks).matching(MatchingKind.LOCK_FREE).fastBoxAfter(0)
-            .waitMode(waitMode).build());
-    }
-
-    /** The most ints a fast box slot carries (32 bytes). */
-    static final int BOX_INTS = 8;
-
     /** Standard-mode Isend of {@code data} from world rank {@code from} to {@code to}. */
     static SendRequest send(Job job, int from, int to, int tag, int... data) {
         return PointToPoint.isend(job.rank(from), job.rank(to), CONTEXT, from, tag, data, 0, data.length,

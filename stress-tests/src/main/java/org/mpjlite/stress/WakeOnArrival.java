@@ -34,11 +34,7 @@ public abstract class WakeOnArrival {
     private final RecvRequest recv;
 
     WakeOnArrival(MatchingKind matching) {
-        this(Device.job(matching, 2, JobConfig.DEFAULT_EAGER_THRESHOLD, WaitMode.PARK));
-    }
-
-    WakeOnArrival(Job job) {
-        this.job = job;
+        job = Device.job(matching, 2, JobConfig.DEFAULT_EAGER_THRESHOLD, WaitMode.PARK);
         recv = Device.recv(job, 1, 0, TAG, new int[1]);
     }
 
@@ -77,28 +73,6 @@ public abstract class WakeOnArrival {
     public static class LockFree extends WakeOnArrival {
         public LockFree() {
             super(MatchingKind.LOCK_FREE);
-        }
-
-        @Actor
-        public void waiter() {
-            await();
-        }
-
-        @Signal
-        public void sender() {
-            send();
-        }
-    }
-
-    /**
-     * With {@link MatchingKind#LOCK_FREE} mailboxes and fast boxes open at once: every message of
-     * the ping-pong and the signal travels through a box, whose writer rings the doorbell.
-     */
-    @JCStressTest(Mode.Termination)
-    @State
-    public static class FastBox extends WakeOnArrival {
-        public FastBox() {
-            super(Device.jobWithFastBoxes(2, WaitMode.PARK));
         }
 
         @Actor
