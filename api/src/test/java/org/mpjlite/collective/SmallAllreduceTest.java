@@ -58,6 +58,37 @@ class SmallAllreduceTest {
     }
 
     /**
+     * NIO buffers are addressed from index 0 over their whole capacity, whatever their position and
+     * limit: a flipped or emptied buffer (limit 0) still sends and receives its first elements, on
+     * the line path (2 ints) and on the general path (20 ints), and position and limit are untouched.
+     */
+    @Worlds.AllSizes
+    void byteBuffersWhoseLimitIsBelowTheData(World w) {
+        w.run(() -> {
+            int n = MPI.COMM_WORLD.Size();
+            int me = MPI.COMM_WORLD.Rank();
+            for (int count : new int[] {2, 20}) {
+                java.nio.ByteBuffer in = MPI.newByteBuffer(4 * count);
+                java.nio.ByteBuffer out = MPI.newByteBuffer(4 * count);
+                for (int i = 0; i < count; i++) {
+                    in.putInt(4 * i, me + i);
+                }
+                in.limit(0);
+                out.position(1).limit(2);
+                MPI.COMM_WORLD.allReduce(in, out, count, MPI.INT, MPI.SUM);
+                java.nio.ByteBuffer all = out.duplicate().order(out.order()).clear();
+                for (int i = 0; i < count; i++) {
+                    assertEquals(n * (n - 1) / 2 + n * i, all.getInt(4 * i), "element " + i + " of " + count);
+                }
+                assertEquals(0, in.limit());
+                assertEquals(1, out.position());
+                assertEquals(2, out.limit());
+            }
+            return null;
+        });
+    }
+
+    /**
      * Sums whose rounding depends on the order of the additions: every rank gets the same bits, the
      * bits of {@code x0 + (x1 + (... + x[n-1]))} (rank order, as the general path combines), and
      * the same as the general path's for the same elements.

@@ -12,8 +12,9 @@ import java.nio.ShortBuffer;
 /**
  * Copies elements of one {@link BasicType} between user buffers (arrays and NIO buffers, absolute
  * element indexes) with the JDK's bulk paths: {@code System.arraycopy} between arrays, absolute bulk
- * {@code get}/{@code put} (memcpy underneath) when a NIO buffer is involved. A {@link ByteBuffer}
- * carrying a wider type is viewed as that type in its own byte order.
+ * {@code get}/{@code put} (memcpy underneath) when a NIO buffer is involved, and element by element
+ * for short runs between an array and a ByteBuffer. A {@link ByteBuffer} carrying a wider type is
+ * read and written as that type in its own byte order.
  *
  * <p>Stateless; thread-safe.
  */
@@ -29,6 +30,10 @@ public final class Copier {
         boolean dstArray = !(dst instanceof Buffer);
         if (srcArray && dstArray) {
             System.arraycopy(src, srcIndex, dst, dstIndex, n);
+        } else if (srcArray && dst instanceof ByteBuffer && isShortRun((ByteBuffer) dst, dstIndex, n, type)) {
+            putElements((ByteBuffer) dst, dstIndex * type.size(), src, srcIndex, n, type);
+        } else if (dstArray && src instanceof ByteBuffer && isShortRun((ByteBuffer) src, srcIndex, n, type)) {
+            getElements((ByteBuffer) src, srcIndex * type.size(), dst, dstIndex, n, type);
         } else if (type == BasicType.BOOLEAN) {
             copyBooleans(srcArray ? src : view((Buffer) src, type), srcIndex,
                 dstArray ? dst : view((Buffer) dst, type), dstIndex, n);
@@ -38,6 +43,121 @@ public final class Copier {
             get(view((Buffer) src, type), srcIndex, dst, dstIndex, n);
         } else {
             putBuffer(view((Buffer) dst, type), dstIndex, view((Buffer) src, type), srcIndex, n);
+        }
+    }
+
+    /**
+     * True when {@code n} elements at element {@code index} of a ByteBuffer move between it and an
+     * array element by element, without a typed view (whose two objects would be most of the cost of
+     * a small message or a small reduction): a short run (any run of bytes, which have absolute bulk
+     * access) that lies within the buffer's limit, since absolute access stops there while messages
+     * address the whole capacity.
+     */
+    private static boolean isShortRun(ByteBuffer b, int index, int n, BasicType type) {
+        int size = type.size();
+        return (size == 1 && type != BasicType.BOOLEAN || n <= SHORT_RUN) && (long) (index + n) * size <= b.limit();
+    }
+
+    /** Elements of a type wider than a byte up to which {@link #isShortRun} copies one by one. */
+    private static final int SHORT_RUN = 32;
+
+    /** Stores elements of the array {@code src} at byte {@code at} of {@code b}, in {@code b}'s byte order. */
+    private static void putElements(ByteBuffer b, int at, Object src, int off, int n, BasicType type) {
+        switch (type) {
+            case BYTE, PACKED -> b.put(at, (byte[]) src, off, n);
+            case BOOLEAN -> {
+                boolean[] a = (boolean[]) src;
+                for (int i = 0; i < n; i++) {
+                    b.put(at + i, a[off + i] ? (byte) 1 : 0);
+                }
+            }
+            case CHAR -> {
+                char[] a = (char[]) src;
+                for (int i = 0; i < n; i++) {
+                    b.putChar(at + 2 * i, a[off + i]);
+                }
+            }
+            case SHORT -> {
+                short[] a = (short[]) src;
+                for (int i = 0; i < n; i++) {
+                    b.putShort(at + 2 * i, a[off + i]);
+                }
+            }
+            case INT -> {
+                int[] a = (int[]) src;
+                for (int i = 0; i < n; i++) {
+                    b.putInt(at + 4 * i, a[off + i]);
+                }
+            }
+            case LONG -> {
+                long[] a = (long[]) src;
+                for (int i = 0; i < n; i++) {
+                    b.putLong(at + 8 * i, a[off + i]);
+                }
+            }
+            case FLOAT -> {
+                float[] a = (float[]) src;
+                for (int i = 0; i < n; i++) {
+                    b.putFloat(at + 4 * i, a[off + i]);
+                }
+            }
+            case DOUBLE -> {
+                double[] a = (double[]) src;
+                for (int i = 0; i < n; i++) {
+                    b.putDouble(at + 8 * i, a[off + i]);
+                }
+            }
+            default -> throw new IllegalArgumentException(type + " elements do not live in a ByteBuffer");
+        }
+    }
+
+    /** Loads elements into the array {@code dst} from byte {@code at} of {@code b}, in {@code b}'s byte order. */
+    private static void getElements(ByteBuffer b, int at, Object dst, int off, int n, BasicType type) {
+        switch (type) {
+            case BYTE, PACKED -> b.get(at, (byte[]) dst, off, n);
+            case BOOLEAN -> {
+                boolean[] a = (boolean[]) dst;
+                for (int i = 0; i < n; i++) {
+                    a[off + i] = b.get(at + i) != 0;
+                }
+            }
+            case CHAR -> {
+                char[] a = (char[]) dst;
+                for (int i = 0; i < n; i++) {
+                    a[off + i] = b.getChar(at + 2 * i);
+                }
+            }
+            case SHORT -> {
+                short[] a = (short[]) dst;
+                for (int i = 0; i < n; i++) {
+                    a[off + i] = b.getShort(at + 2 * i);
+                }
+            }
+            case INT -> {
+                int[] a = (int[]) dst;
+                for (int i = 0; i < n; i++) {
+                    a[off + i] = b.getInt(at + 4 * i);
+                }
+            }
+            case LONG -> {
+                long[] a = (long[]) dst;
+                for (int i = 0; i < n; i++) {
+                    a[off + i] = b.getLong(at + 8 * i);
+                }
+            }
+            case FLOAT -> {
+                float[] a = (float[]) dst;
+                for (int i = 0; i < n; i++) {
+                    a[off + i] = b.getFloat(at + 4 * i);
+                }
+            }
+            case DOUBLE -> {
+                double[] a = (double[]) dst;
+                for (int i = 0; i < n; i++) {
+                    a[off + i] = b.getDouble(at + 8 * i);
+                }
+            }
+            default -> throw new IllegalArgumentException(type + " elements do not live in a ByteBuffer");
         }
     }
 

@@ -94,13 +94,9 @@ final class EpochLines {
      */
     void publish(int me, long header, Object src, int srcIndex, int units, BasicType type) {
         Object[] s = scratch(me, type);
-        if (src instanceof ByteBuffer b) {
-            get(b, srcIndex * type.size(), s[0], me * units, units, type); // no views, no allocation
-        } else {
-            Copier.copy(src, srcIndex, s[0], me * units, units, type);
-        }
+        Copier.copy(src, srcIndex, s[0], me * units, units, type);
         int at = offset(me, epochOf(header));
-        put(lines, at + 8, s[0], me * units, units, type);
+        Copier.copy(s[0], me * units, lines, dataIndex(at, type), units, type);
         HEADER.setRelease(lines, at, header);
     }
 
@@ -114,7 +110,7 @@ final class EpochLines {
         Object all = s[0];
         for (int m = 0; m < members; m++) {
             if (m != me) {
-                get(lines, offset(m, epoch) + 8, all, m * units, units, type);
+                Copier.copy(lines, dataIndex(offset(m, epoch), type), all, m * units, units, type);
             }
         }
         Object acc = s[1];
@@ -122,11 +118,12 @@ final class EpochLines {
         for (int m = members - 2; m >= 0; m--) {
             op.combine(all, m * units, acc, 0, units);
         }
-        if (dst instanceof ByteBuffer b) {
-            put(b, dstIndex * type.size(), acc, 0, units, type);
-        } else {
-            Copier.copy(acc, 0, dst, dstIndex, units, type);
-        }
+        Copier.copy(acc, 0, dst, dstIndex, units, type);
+    }
+
+    /** The element index of the data of the line at byte {@code at}: after its 8-byte header. */
+    private static int dataIndex(int at, BasicType type) {
+        return (at + 8) / type.size();
     }
 
     private Object[] scratch(int me, BasicType type) {
@@ -142,105 +139,5 @@ final class EpochLines {
             mine[type.ordinal()] = s;
         }
         return s;
-    }
-
-    /** Stores elements of the array {@code src} at byte {@code at} of {@code b}, in {@code b}'s byte order. */
-    private static void put(ByteBuffer b, int at, Object src, int off, int n, BasicType type) {
-        switch (type) {
-            case BYTE, PACKED -> b.put(at, (byte[]) src, off, n);
-            case BOOLEAN -> {
-                boolean[] a = (boolean[]) src;
-                for (int i = 0; i < n; i++) {
-                    b.put(at + i, a[off + i] ? (byte) 1 : 0);
-                }
-            }
-            case CHAR -> {
-                char[] a = (char[]) src;
-                for (int i = 0; i < n; i++) {
-                    b.putChar(at + 2 * i, a[off + i]);
-                }
-            }
-            case SHORT -> {
-                short[] a = (short[]) src;
-                for (int i = 0; i < n; i++) {
-                    b.putShort(at + 2 * i, a[off + i]);
-                }
-            }
-            case INT -> {
-                int[] a = (int[]) src;
-                for (int i = 0; i < n; i++) {
-                    b.putInt(at + 4 * i, a[off + i]);
-                }
-            }
-            case LONG -> {
-                long[] a = (long[]) src;
-                for (int i = 0; i < n; i++) {
-                    b.putLong(at + 8 * i, a[off + i]);
-                }
-            }
-            case FLOAT -> {
-                float[] a = (float[]) src;
-                for (int i = 0; i < n; i++) {
-                    b.putFloat(at + 4 * i, a[off + i]);
-                }
-            }
-            case DOUBLE -> {
-                double[] a = (double[]) src;
-                for (int i = 0; i < n; i++) {
-                    b.putDouble(at + 8 * i, a[off + i]);
-                }
-            }
-            default -> throw new IllegalArgumentException(type + " is not carried in a line");
-        }
-    }
-
-    /** Loads elements into the array {@code dst} from byte {@code at} of {@code b}, in {@code b}'s byte order. */
-    private static void get(ByteBuffer b, int at, Object dst, int off, int n, BasicType type) {
-        switch (type) {
-            case BYTE, PACKED -> b.get(at, (byte[]) dst, off, n);
-            case BOOLEAN -> {
-                boolean[] a = (boolean[]) dst;
-                for (int i = 0; i < n; i++) {
-                    a[off + i] = b.get(at + i) != 0;
-                }
-            }
-            case CHAR -> {
-                char[] a = (char[]) dst;
-                for (int i = 0; i < n; i++) {
-                    a[off + i] = b.getChar(at + 2 * i);
-                }
-            }
-            case SHORT -> {
-                short[] a = (short[]) dst;
-                for (int i = 0; i < n; i++) {
-                    a[off + i] = b.getShort(at + 2 * i);
-                }
-            }
-            case INT -> {
-                int[] a = (int[]) dst;
-                for (int i = 0; i < n; i++) {
-                    a[off + i] = b.getInt(at + 4 * i);
-                }
-            }
-            case LONG -> {
-                long[] a = (long[]) dst;
-                for (int i = 0; i < n; i++) {
-                    a[off + i] = b.getLong(at + 8 * i);
-                }
-            }
-            case FLOAT -> {
-                float[] a = (float[]) dst;
-                for (int i = 0; i < n; i++) {
-                    a[off + i] = b.getFloat(at + 4 * i);
-                }
-            }
-            case DOUBLE -> {
-                double[] a = (double[]) dst;
-                for (int i = 0; i < n; i++) {
-                    a[off + i] = b.getDouble(at + 8 * i);
-                }
-            }
-            default -> throw new IllegalArgumentException(type + " is not carried in a line");
-        }
     }
 }
