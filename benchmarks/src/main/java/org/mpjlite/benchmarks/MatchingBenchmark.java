@@ -1,11 +1,11 @@
 package org.mpjlite.benchmarks;
 
 import java.util.concurrent.TimeUnit;
-import org.mpjlite.queues.Envelope;
-import org.mpjlite.queues.LockFreeMailbox;
-import org.mpjlite.queues.LockedMailbox;
-import org.mpjlite.queues.Mailbox;
-import org.mpjlite.queues.MatchHandler;
+import org.mpjlite.matching.Envelope;
+import org.mpjlite.matching.LockFreeMailbox;
+import org.mpjlite.matching.LockedMailbox;
+import org.mpjlite.matching.Mailbox;
+import org.mpjlite.matching.MatchHandler;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -19,7 +19,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Envelope matching in both matching structures ({@code org.mpjlite.queues}) with {@code depth}
+ * Envelope matching in both matching structures ({@code org.mpjlite.matching}) with {@code depth}
  * non-matching envelopes queued ahead of the one that matches, so every match scans the whole queue:
  * the cost of MPI's ordered matching as queues grow (0, 8, 64, 512).
  *

@@ -1,7 +1,7 @@
 package org.mpjlite.benchmarks;
 
 import java.util.concurrent.TimeUnit;
-import org.mpjlite.queues.Envelope;
+import org.mpjlite.matching.Envelope;
 import org.mpjlite.smpdev.BasicType;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.JobConfig;

@@ -1,4 +1,4 @@
-package org.mpjlite.queues;
+package org.mpjlite.matching;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package org.mpjlite.queues;
+package org.mpjlite.matching;
 
 import java.lang.invoke.VarHandle;
 import java.util.List;

@@ -1,4 +1,4 @@
-package org.mpjlite.queues;
+package org.mpjlite.matching;
 
 /**
  * What a {@link Mailbox} does with a receive and the message it matched: move the data and complete

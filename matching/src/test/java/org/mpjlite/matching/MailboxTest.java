@@ -1,4 +1,4 @@
-package org.mpjlite.queues;
+package org.mpjlite.matching;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

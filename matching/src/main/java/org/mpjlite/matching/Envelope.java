@@ -1,4 +1,4 @@
-package org.mpjlite.queues;
+package org.mpjlite.matching;
 
 /**
  * The matching key of a message or of a posted receive: communicator context, source rank and tag,
