@@ -22,7 +22,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * direct ByteBuffers ({@code -a buffer}): {@link #fillAndCheck} fills a buffer with the pattern of
  * an iteration and checks a buffer against it, one whole message after the other, and
  * {@link #checkThenFill} does both in one pass a chunk at a time, exactly as the OSU programs'
- * {@code -c} mode does (samples/src/main/java/bench/OSULatency.java, {@code Payload}).
+ * {@code -c} mode does (benchmarks/osu/src/main/java/bench/OSULatency.java, {@code Payload}).
  *
  * <p>{@code fillAndCheck} is the yardstick for the goal "validation costs no more than filling and
  * checking the data": one {@code OSULatency -c} round trip does one fill and one check on rank 0, so
