@@ -3,9 +3,6 @@ package org.mpjlite.benchmarks.osu;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +13,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.mpjlite.run.MpjRun;
 
 /**
  * The OMB-style collective benchmarks in {@code bench}, run in-process as single source files (as
@@ -28,23 +24,11 @@ class CollectiveBenchmarksTest {
 
     /** Runs {@code mpjrun -np ranks src/main/java/bench/<name>.java args}; returns what the ranks printed. */
     private static String run(int ranks, String name, String... args) {
-        List<String> command = new ArrayList<>(List.of("-np", String.valueOf(ranks),
-            Path.of("src", "main", "java", "bench", name + ".java").toString()));
+        List<String> command = new ArrayList<>(List.of(Path.of("src", "main", "java", "bench", name + ".java").toString()));
         command.addAll(List.of(args));
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        PrintStream stdout = System.out;
-        int code;
-        try (PrintStream capture = new PrintStream(out, true, StandardCharsets.UTF_8);
-             PrintStream errors = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            System.setOut(capture);
-            code = MpjRun.run(command.toArray(new String[0]), capture, errors);
-        } finally {
-            System.setOut(stdout);
-        }
-        String printed = out.toString(StandardCharsets.UTF_8);
-        assertEquals(0, code, () -> "exit code; stdout:\n" + printed + "\nstderr:\n" + err);
-        return printed;
+        OsuBenchmarksTest.Run run = OsuBenchmarksTest.mpjrun(ranks, command.toArray(new String[0]));
+        run.assertSucceeded();
+        return run.out();
     }
 
     @ParameterizedTest(name = "{0} on {1} ranks")

@@ -46,7 +46,8 @@ class OsuBenchmarksTest {
     private static final String LATENCY_COLUMNS = "# Size [B]\t\tLatency [us]\tBandwidth [Gb/s]";
     private static final String BANDWIDTH_COLUMNS = "# Size [B]\t\tBandwidth [MB/s]\tBandwidth [Gb/s]";
 
-    private static Run mpjrun(int ranks, String... args) {
+    /** Runs {@code mpjrun -np ranks args...} in-process with the program's System.out captured. */
+    static Run mpjrun(int ranks, String... args) {
         List<String> command = new ArrayList<>(List.of("-np", String.valueOf(ranks)));
         command.addAll(List.of(args));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
