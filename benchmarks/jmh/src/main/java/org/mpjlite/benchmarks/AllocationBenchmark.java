@@ -18,7 +18,8 @@ import org.openjdk.jmh.annotations.State;
 /**
  * Figure 4 of the MPJ Express buffering paper: time to obtain and release one buffer of a given size, one buffer
  * live at a time, for both buddy strategies over direct and heap storage against plain {@link ByteBuffer}
- * allocation (whose cost includes the garbage collection it causes, averaged over the run).
+ * allocation (whose cost includes the garbage collection it causes, averaged over the run). {@link PlotResults}
+ * draws its JMH CSV ({@code -rf csv}) as one line per allocator against the size.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
