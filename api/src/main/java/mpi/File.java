@@ -494,6 +494,7 @@ public final class File {
     /** An access at an explicit offset, in etypes. */
     private Status at(String call, boolean write, boolean collective, long offset, Object buf, int count,
                       Datatype type) {
+        live(call);
         MPIException local = null;
         try {
             prepare(call, write, buf, count, type);
@@ -516,6 +517,7 @@ public final class File {
 
     /** An access at the individual file pointer, which advances over the data moved. */
     private Status individual(String call, boolean write, boolean collective, Object buf, int count, Datatype type) {
+        live(call);
         MPIException local = null;
         try {
             prepare(call, write, buf, count, type);
@@ -545,6 +547,7 @@ public final class File {
 
     /** The ranks' accesses in rank order from the shared file pointer. Collective. */
     private Status ordered(String call, boolean write, Object buf, int count, Datatype type) {
+        live(call);
         MPIException local = null;
         long bytes = 0;
         try {
@@ -601,9 +604,9 @@ public final class File {
     public void close() {
         run(() -> {
             String call = "File.close";
+            live(call);
             MPIException local = null;
             try {
-                live(call);
                 noSplit(call);
             } catch (MPIException e) {
                 local = e;
@@ -672,9 +675,9 @@ public final class File {
     }
 
     private void resize(String call, long size, boolean truncate) {
+        live(call);
         MPIException local = null;
         try {
-            live(call);
             notSequential(call);
             if (size < 0) {
                 throw new MPIException(MPI.ERR_ARG, call + ": size must be >= 0, was " + size);
@@ -746,10 +749,10 @@ public final class File {
     public void setInfo(Info info) {
         run(() -> {
             String call = "File.setInfo";
+            live(call);
             MPIException local = null;
             Map<String, String> merged = new LinkedHashMap<>(hints);
             try {
-                live(call);
                 merged.putAll(Info.hints(call, info));
             } catch (MPIException e) {
                 local = e;
@@ -784,12 +787,12 @@ public final class File {
     public void setView(long disp, Datatype etype, Datatype filetype, String datarep, Info info) {
         run(() -> {
             String call = "File.setView";
+            live(call);
             MPIException local = null;
             FileView next = null;
             Map<String, String> merged = new LinkedHashMap<>(hints);
             long etypeSize = 0;
             try {
-                live(call);
                 noSplit(call);
                 long d = disp;
                 if (disp == MPI.DISPLACEMENT_CURRENT) {
@@ -1016,10 +1019,10 @@ public final class File {
     public void seekShared(long offset, int whence) {
         run(() -> {
             String call = "File.seekShared";
+            live(call);
             MPIException local = null;
             long next = 0;
             try {
-                live(call);
                 next = position(call, offset, whence, shared.pointer.get());
             } catch (MPIException e) {
                 local = e;
@@ -1133,9 +1136,9 @@ public final class File {
     public void setAtomicity(boolean flag) {
         run(() -> {
             String call = "File.setAtomicity";
+            live(call);
             MPIException local = null;
             try {
-                live(call);
             } catch (MPIException e) {
                 local = e;
             }
@@ -1165,9 +1168,9 @@ public final class File {
     public void sync() {
         run(() -> {
             String call = "File.sync";
+            live(call);
             MPIException local = null;
             try {
-                live(call);
                 noSplit(call);
             } catch (MPIException e) {
                 local = e;

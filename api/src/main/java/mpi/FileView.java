@@ -117,6 +117,7 @@ public final class FileView {
                 + esize + " bytes";
         }
         long end = 0;
+        long first = map.runs() == 0 ? 0 : map.disp(0);
         for (int r = 0; r < map.runs(); r++) {
             if (map.disp(r) < end) {
                 return "the filetype " + filetype + " has data at byte " + map.disp(r) + (end == 0 ? ", below 0"
@@ -125,8 +126,8 @@ public final class FileView {
             }
             end = map.disp(r) + (long) map.length(r) * map.type(r).size();
         }
-        if (end > map.extent()) {
-            return "the filetype " + filetype + " has data up to byte " + end + ", beyond its extent "
+        if (end - first > map.extent()) {
+            return "the filetype " + filetype + " spans bytes " + first + " to " + end + ", more than its extent "
                 + map.extent() + ": its tiles would overlap";
         }
         return null;
