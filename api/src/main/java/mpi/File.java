@@ -181,16 +181,7 @@ public final class File {
                         + modes[0][0] + ", rank " + r + " " + modes[r][0] + ")");
                 }
             }
-            MPIException opening = null;
-            if (me == 0) {
-                try {
-                    openChannel(call);
-                } catch (MPIException e) {
-                    shared.failure = detail(e);
-                    opening = e;
-                }
-            }
-            agree(call, opening, () -> shared.failure, new long[0]);
+            byRankZero(call, () -> openChannel(call));
         } catch (MPIException e) {
             this.comm.free();
             throw e;
@@ -297,6 +288,33 @@ public final class File {
             System.arraycopy(all, r * width + 1, out[r], 0, values.length);
         }
         return out;
+    }
+
+    /** An action on the file that rank 0 does for all. */
+    @FunctionalInterface
+    private interface FileAction {
+        void run() throws IOException;
+    }
+
+    /**
+     * Rank 0 does {@code action} for every rank; then all learn whether it failed, and throw its error
+     * if it did (collective).
+     */
+    private void byRankZero(String call, FileAction action) {
+        MPIException failed = null;
+        if (comm.getRank() == 0) {
+            try {
+                action.run();
+            } catch (IOException e) {
+                failed = ioError(call, e);
+            } catch (MPIException e) {
+                failed = e;
+            }
+            if (failed != null) {
+                shared.failure = detail(failed);
+            }
+        }
+        agree(call, failed, () -> shared.failure);
     }
 
     /** The message of an error without its class prefix, to raise it again on other ranks. */
@@ -612,23 +630,15 @@ public final class File {
                 local = e;
             }
             agree(call, local, null);
-            MPIException closing = null;
-            if (comm.getRank() == 0) {
-                try {
+            try {
+                byRankZero(call, () -> {
                     shared.channel.close();
                     if ((amode & MPI.MODE_DELETE_ON_CLOSE) != 0) {
                         Files.deleteIfExists(path);
                     }
-                } catch (IOException e) {
-                    closing = ioError(call, e);
-                    shared.failure = detail(closing);
-                }
-                shared.channel = null;
-            }
-            closed = true;
-            try {
-                agree(call, closing, () -> shared.failure);
+                });
             } finally {
+                closed = true;
                 comm.free();
             }
         });
@@ -695,22 +705,15 @@ public final class File {
                     + sizes[r][0] + ", this rank " + size + ")");
             }
         }
-        MPIException failed = null;
-        if (comm.getRank() == 0) {
-            try {
-                FileChannel channel = shared.channel;
-                long current = channel.size();
-                if (size < current && truncate) {
-                    channel.truncate(size);
-                } else if (size > current) {
-                    channel.write(ByteBuffer.allocate(1), size - 1);
-                }
-            } catch (IOException e) {
-                failed = ioError(call, e);
-                shared.failure = detail(failed);
+        byRankZero(call, () -> {
+            FileChannel channel = shared.channel;
+            long current = channel.size();
+            if (size < current && truncate) {
+                channel.truncate(size);
+            } else if (size > current) {
+                channel.write(ByteBuffer.allocate(1), size - 1);
             }
-        }
-        agree(call, failed, () -> shared.failure);
+        });
     }
 
     /** The size of the file in bytes (MPI_File_get_size). */
@@ -1176,16 +1179,7 @@ public final class File {
                 local = e;
             }
             agree(call, local, null);
-            MPIException failed = null;
-            if (comm.getRank() == 0) {
-                try {
-                    shared.channel.force(true);
-                } catch (IOException e) {
-                    failed = ioError(call, e);
-                    shared.failure = detail(failed);
-                }
-            }
-            agree(call, failed, () -> shared.failure);
+            byRankZero(call, () -> shared.channel.force(true));
         });
     }
 
