@@ -88,7 +88,12 @@ import org.mpjlite.smpdev.TypeMap;
  * the rank's own); the ranks' handles of one file may be used concurrently.
  */
 public final class File {
-    /** What the ranks that opened one file share; found under the private communicator's context. */
+    /**
+     * What the ranks that opened one file share, found in the job under the private communicator's
+     * context. Thread-safe: the fields are volatile or atomic; each is written before a collective
+     * agreement ({@link #agree}) and read by the other ranks after it, or (the pointer) updated
+     * atomically.
+     */
     private static final class Shared {
         /** Each rank's file name, absolute and normalized, to check that they name the same file. */
         final AtomicReferenceArray<String> paths;

@@ -229,6 +229,13 @@ class FileAccessTest {
                 assertEquals(value(me, i), got3.get(i));
                 assertEquals(value(me, i), got3.get(N + i));
             }
+            IntBuffer a = MPI.newIntBuffer(1);
+            IntBuffer b = MPI.newIntBuffer(1);
+            Status[] both = Request.waitAllStatus(new Request[] {f.iReadAt((long) me * N * 4, a, 1, MPI.INT),
+                f.iReadShared(b, 1, MPI.INT)});
+            assertEquals(1, both[0].getCount(MPI.INT));
+            assertEquals(1, both[1].getCount(MPI.INT));
+            assertEquals(value(me, 0), a.get(0));
             f.close();
             return null;
         });
