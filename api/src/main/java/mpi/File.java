@@ -82,7 +82,9 @@ import org.mpjlite.smpdev.TypeMap;
  * </ul>
  *
  * <p>A rank that is interrupted while it does I/O closes the channel of every rank (a
- * {@link FileChannel} property): later accesses are {@code MPI.ERR_IO}.
+ * {@link FileChannel} property): later accesses are {@code MPI.ERR_IO}. Each open keeps a small record
+ * (the shared pointer, the ranks' file names) in the job until the job ends; the channel is closed
+ * by {@link #close}.
  *
  * <p>Not thread-safe: one thread of a rank uses a file handle at a time (its file pointer and view are
  * the rank's own); the ranks' handles of one file may be used concurrently.
