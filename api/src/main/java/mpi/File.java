@@ -510,55 +510,43 @@ public final class File {
         Packing.unpack(data, whole * map.size(), buf, whole * map.extent(), 1, part, null);
     }
 
-    /** An independent access at byte {@code stream} of the view. */
-    private Access independent(String call, boolean write, long stream, Object buf, int count, Datatype type) {
-        prepare(call, write, buf, count, type);
-        return access(call, write, stream, buf, count, type);
+    /**
+     * Runs this rank's checks of an explicit-offset or individual-pointer access; a collective one
+     * then agrees with the other ranks on everyone's.
+     */
+    private void checked(String call, boolean collective, Runnable checks) {
+        live(call);
+        MPIException local = null;
+        try {
+            checks.run();
+            notSequential(call);
+            if (collective) {
+                noSplit(call);
+            }
+        } catch (MPIException e) {
+            if (!collective) {
+                throw e;
+            }
+            local = e;
+        }
+        if (collective) {
+            agree(call, local, null);
+        }
     }
 
     /** An access at an explicit offset, in etypes. */
     private Status at(String call, boolean write, boolean collective, long offset, Object buf, int count,
                       Datatype type) {
-        live(call);
-        MPIException local = null;
-        try {
+        checked(call, collective, () -> {
             prepare(call, write, buf, count, type);
-            notSequential(call);
             offset(call, offset);
-            if (collective) {
-                noSplit(call);
-            }
-        } catch (MPIException e) {
-            if (!collective) {
-                throw e;
-            }
-            local = e;
-        }
-        if (collective) {
-            agree(call, local, null);
-        }
+        });
         return access(call, write, offset * view.etypeSize(), buf, count, type).status();
     }
 
     /** An access at the individual file pointer, which advances over the data moved. */
     private Status individual(String call, boolean write, boolean collective, Object buf, int count, Datatype type) {
-        live(call);
-        MPIException local = null;
-        try {
-            prepare(call, write, buf, count, type);
-            notSequential(call);
-            if (collective) {
-                noSplit(call);
-            }
-        } catch (MPIException e) {
-            if (!collective) {
-                throw e;
-            }
-            local = e;
-        }
-        if (collective) {
-            agree(call, local, null);
-        }
+        checked(call, collective, () -> prepare(call, write, buf, count, type));
         Access a = access(call, write, pointer, buf, count, type);
         pointer += a.bytes();
         return a.status();
