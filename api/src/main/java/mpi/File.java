@@ -324,6 +324,18 @@ public final class File {
         agree(call, failed, () -> shared.failure);
     }
 
+    /** Agrees with the other ranks that no rank has a split collective active (collective). */
+    private void agreeNoSplit(String call) {
+        live(call);
+        MPIException local = null;
+        try {
+            noSplit(call);
+        } catch (MPIException e) {
+            local = e;
+        }
+        agree(call, local, null);
+    }
+
     /** The message of an error without its class prefix, to raise it again on other ranks. */
     private static String detail(MPIException e) {
         String prefix = ErrorClass.name(e.getErrorClass()) + ": ";
@@ -617,14 +629,7 @@ public final class File {
     public void close() {
         run(() -> {
             String call = "File.close";
-            live(call);
-            MPIException local = null;
-            try {
-                noSplit(call);
-            } catch (MPIException e) {
-                local = e;
-            }
-            agree(call, local, null);
+            agreeNoSplit(call);
             try {
                 byRankZero(call, () -> {
                     shared.channel.close();
@@ -1166,14 +1171,7 @@ public final class File {
     public void sync() {
         run(() -> {
             String call = "File.sync";
-            live(call);
-            MPIException local = null;
-            try {
-                noSplit(call);
-            } catch (MPIException e) {
-                local = e;
-            }
-            agree(call, local, null);
+            agreeNoSplit(call);
             byRankZero(call, () -> shared.channel.force(true));
         });
     }
