@@ -95,6 +95,18 @@ class SamplesTest {
             + " (expected " + expected + ")"), run.out);
     }
 
+    @ParameterizedTest(name = "ompi.BlockIo on {0} ranks")
+    @CsvSource({"1", "2", "3", "4", "7"})
+    @DisplayName("BlockIo: interleaved blocks written through a file view read back in place; the file is deleted")
+    void blockIo(int ranks, @org.junit.jupiter.api.io.TempDir Path dir) {
+        Path file = dir.resolve("blocks.bin");
+        Run run = mpjrunClass(ranks, "ompi.BlockIo", "5", file.toString());
+        run.assertSucceeded();
+        assertEquals(List.of("BlockIo (ompi.BlockIo): " + ranks + " ranks wrote 5 blocks of 4 ints each, interleaved;"
+            + " read back " + ranks * 20 + " ints (" + ranks * 80 + " bytes): every block in place"), run.lines());
+        assertTrue(!java.nio.file.Files.exists(file), "deleted on close");
+    }
+
     @ParameterizedTest(name = "{0} on {1} ranks")
     @CsvSource({"mpijava.Life, 1, 1x1", "mpijava.Life, 4, 2x2", "mpijava.Life, 6, 3x2",
         "ompi.Life, 1, 1x1", "ompi.Life, 4, 2x2", "ompi.Life, 6, 3x2"})
