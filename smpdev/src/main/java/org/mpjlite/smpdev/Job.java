@@ -6,6 +6,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import mpjbuf.BufferFactory;
+import org.mpjlite.smpdev.diag.DeadlockDetector;
+import org.mpjlite.smpdev.diag.JobReport;
+import org.mpjlite.smpdev.error.ErrorClass;
+import org.mpjlite.smpdev.error.Errors;
+import org.mpjlite.smpdev.p2p.Transfer;
+import org.mpjlite.smpdev.diag.Awaited;
+import org.mpjlite.smpdev.wait.Condition;
+import org.mpjlite.smpdev.wait.WaitStrategy;
 
 /**
  * One MPI job: N ranks running as threads of this JVM, the process table they register in, the
@@ -40,12 +48,16 @@ public final class Job {
     private int alive;
 
     private static final long SUPERVISOR_TICK_MILLIS = 100;
+    /** How long a waiting rank spins before it yields, when spinning is allowed: long enough for a reply. */
+    private static final long SPIN_NANOS = 50_000;
+    /** How many times a waiting rank yields after its spin, before it parks. */
+    private static final int YIELDS = 4;
 
     private Job(JobConfig config) {
         this.config = config;
         this.buffers = BufferPools.get(config.poolStrategy(), config.storageKind());
         this.transfer = new Transfer();
-        this.waitStrategy = WaitStrategy.forJob(config.waitMode(), config.ranks());
+        this.waitStrategy = WaitStrategy.forMode(config.waitMode(), config.ranks(), SPIN_NANOS, YIELDS);
         this.ranks = new Rank[config.ranks()];
         for (int i = 0; i < ranks.length; i++) {
             ranks[i] = new Rank(this, i);
@@ -107,7 +119,7 @@ public final class Job {
         return ranks[id];
     }
 
-    Transfer transfer() {
+    public Transfer transfer() {
         return transfer;
     }
 
@@ -115,7 +127,7 @@ public final class Job {
         return waitStrategy;
     }
 
-    BufferFactory buffers() {
+    public BufferFactory buffers() {
         return buffers;
     }
 
@@ -130,11 +142,6 @@ public final class Job {
         return v != null ? (T) v : (T) shared.computeIfAbsent(key, factory);
     }
 
-    /** True while every rank has a core of its own and waiting ranks spin before they park. */
-    public boolean spinning() {
-        return waitStrategy.spins();
-    }
-
     // ---- init -------------------------------------------------------------------------------
 
     /** Registers a rank and waits until all have registered: no rank leaves Init before all came. */
@@ -142,26 +149,29 @@ public final class Job {
         if (registered.incrementAndGet() == ranks.length) {
             wakeAll();
         } else {
-            rank.await(new WaitStrategy.Condition() {
-                @Override
-                public boolean isMet() {
-                    return registered.get() == ranks.length;
-                }
+            rank.await(new InitWait(), call);
+        }
+    }
 
-                @Override
-                public String describe(Job job) {
-                    return "waiting for every rank to call it";
-                }
+    /** A rank in Init, waiting for the ranks that have not called it yet. */
+    private final class InitWait implements Condition, Awaited {
+        @Override
+        public boolean isMet() {
+            return registered.get() == ranks.length;
+        }
 
-                @Override
-                public void addAwaitedRanks(Job job, java.util.BitSet awaited) {
-                    for (Rank r : ranks) {
-                        if (!r.isInitialized()) {
-                            awaited.set(r.id());
-                        }
-                    }
+        @Override
+        public String describe(Job job) {
+            return "waiting for every rank to call it";
+        }
+
+        @Override
+        public void addAwaitedRanks(Job job, java.util.BitSet awaited) {
+            for (Rank r : ranks) {
+                if (!r.isInitialized()) {
+                    awaited.set(r.id());
                 }
-            }, call);
+            }
         }
     }
 
@@ -210,13 +220,13 @@ public final class Job {
         contexts.remove(context);
     }
 
-    String contextName(int context) {
+    public String contextName(int context) {
         ContextInfo info = contexts.get(context);
         return info != null ? info.name : "communicator with context " + context;
     }
 
     /** Adds the world ranks a receive on {@code context} from {@code source} (or ANY_SOURCE) waits for. */
-    void addSourceRanks(int context, int source, java.util.BitSet ranks) {
+    public void addSourceRanks(int context, int source, java.util.BitSet ranks) {
         ContextInfo info = contexts.get(context);
         int[] world = info == null ? null : info.sourceWorldRanks;
         if (source == org.mpjlite.queues.Envelope.ANY_SOURCE) {
@@ -235,7 +245,7 @@ public final class Job {
     }
 
     /** The rank a send on {@code context} to {@code dest} names: its rank in the receiving group. */
-    int destRank(int context, Rank dest) {
+    public int destRank(int context, Rank dest) {
         ContextInfo info = contexts.get(context);
         int[] world = info == null ? null : info.destWorldRanks;
         if (world != null) {

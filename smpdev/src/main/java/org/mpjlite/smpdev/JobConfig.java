@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 import mpjbuf.PoolStrategy;
 import mpjbuf.StorageKind;
+import org.mpjlite.smpdev.wait.WaitMode;
 
 /**
  * How a job runs: rank count, matching structure, eager threshold, buffer pool, wait mode.

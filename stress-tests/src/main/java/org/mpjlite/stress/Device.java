@@ -1,14 +1,14 @@
 package org.mpjlite.stress;
 
-import org.mpjlite.smpdev.BasicType;
+import org.mpjlite.smpdev.data.BasicType;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.MatchingKind;
-import org.mpjlite.smpdev.PointToPoint;
-import org.mpjlite.smpdev.RecvRequest;
-import org.mpjlite.smpdev.SendMode;
-import org.mpjlite.smpdev.SendRequest;
-import org.mpjlite.smpdev.WaitMode;
+import org.mpjlite.smpdev.p2p.PointToPoint;
+import org.mpjlite.smpdev.p2p.RecvRequest;
+import org.mpjlite.smpdev.p2p.SendMode;
+import org.mpjlite.smpdev.p2p.SendRequest;
+import org.mpjlite.smpdev.wait.WaitMode;
 
 /**
  * Shorthand for driving a device job from jcstress actor threads: one job per jcstress state, every

@@ -1,9 +1,9 @@
 package org.mpjlite.smpdev.collective;
 
-import org.mpjlite.smpdev.BasicType;
-import org.mpjlite.smpdev.CollectiveRequest;
-import org.mpjlite.smpdev.Copier;
-import org.mpjlite.smpdev.ErrorClass;
+import org.mpjlite.smpdev.data.BasicType;
+import org.mpjlite.smpdev.collective.CollectiveRequest;
+import org.mpjlite.smpdev.data.Copier;
+import org.mpjlite.smpdev.error.ErrorClass;
 
 /**
  * The collective operations of MPI over a {@link Team}, for shared memory: every member publishes

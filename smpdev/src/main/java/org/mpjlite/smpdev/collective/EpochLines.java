@@ -4,8 +4,8 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import org.mpjlite.smpdev.BasicType;
-import org.mpjlite.smpdev.Copier;
+import org.mpjlite.smpdev.data.BasicType;
+import org.mpjlite.smpdev.data.Copier;
 
 /**
  * Each member's two cache lines for small reductions: a blocking Allreduce of at most

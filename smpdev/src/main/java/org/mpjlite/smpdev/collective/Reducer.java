@@ -1,8 +1,8 @@
 package org.mpjlite.smpdev.collective;
 
 import java.nio.Buffer;
-import org.mpjlite.smpdev.BasicType;
-import org.mpjlite.smpdev.Copier;
+import org.mpjlite.smpdev.data.BasicType;
+import org.mpjlite.smpdev.data.Copier;
 
 /**
  * Combines the contributions of a range of members into one result, in rank order:

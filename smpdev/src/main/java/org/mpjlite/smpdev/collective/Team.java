@@ -3,11 +3,11 @@ package org.mpjlite.smpdev.collective;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.mpjlite.smpdev.BasicType;
-import org.mpjlite.smpdev.CallSite;
-import org.mpjlite.smpdev.CollectiveRequest;
-import org.mpjlite.smpdev.ErrorClass;
-import org.mpjlite.smpdev.Errors;
+import org.mpjlite.smpdev.data.BasicType;
+import org.mpjlite.smpdev.diag.CallSite;
+import org.mpjlite.smpdev.collective.CollectiveRequest;
+import org.mpjlite.smpdev.error.ErrorClass;
+import org.mpjlite.smpdev.error.Errors;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.Rank;
 
