@@ -40,24 +40,19 @@ public final class Job {
     private final AtomicReference<RankFailure> failure = new AtomicReference<>();
     private final java.util.concurrent.ConcurrentHashMap<Object, Object> shared =
         new java.util.concurrent.ConcurrentHashMap<>();
-    private final Object exitMonitor = new Object();
+    /** Runs and watches the rank threads when the job runs them ({@link #run(RankTask)}). */
+    private final Supervisor supervisor = new Supervisor(this);
     private final java.util.Map<Integer, ContextInfo> contexts = new java.util.concurrent.ConcurrentHashMap<>();
     /** Next matching context to hand out; the API layer's predefined communicators use the ones below. */
     private final java.util.concurrent.atomic.AtomicInteger nextContext =
         new java.util.concurrent.atomic.AtomicInteger(FIRST_FREE_CONTEXT);
-    private int alive;
-
-    private static final long SUPERVISOR_TICK_MILLIS = 100;
-    /** How long a waiting rank spins before it yields, when spinning is allowed: long enough for a reply. */
-    private static final long SPIN_NANOS = 50_000;
-    /** How many times a waiting rank yields after its spin, before it parks. */
-    private static final int YIELDS = 4;
 
     private Job(JobConfig config) {
         this.config = config;
         this.buffers = BufferPools.get(config.poolStrategy(), config.storageKind());
         this.transfer = new Transfer();
-        this.waitStrategy = WaitStrategy.forMode(config.waitMode(), config.ranks(), SPIN_NANOS, YIELDS);
+        this.waitStrategy = WaitStrategy.forMode(config.waitMode(), config.ranks(),
+            Tunables.SPIN_NANOS, Tunables.SPIN_YIELDS, Tunables.SPINS_PER_CHECK);
         this.ranks = new Rank[config.ranks()];
         for (int i = 0; i < ranks.length; i++) {
             ranks[i] = new Rank(this, i);
@@ -84,7 +79,7 @@ public final class Job {
 
     /** Runs this job's ranks, one thread each running {@code task}, as {@link #run(JobConfig, RankTask)}. */
     public JobResult run(RankTask task) {
-        return runAll(task);
+        return supervisor.run(task);
     }
 
     /**
@@ -292,9 +287,7 @@ public final class Job {
             : RankFailure.EXCEPTION_EXIT_CODE;
         if (failure.compareAndSet(null, new RankFailure(rank, cause, code))) {
             wakeAll();
-            synchronized (exitMonitor) {
-                exitMonitor.notifyAll();
-            }
+            supervisor.jobFailed();
         }
     }
 
@@ -308,114 +301,6 @@ public final class Job {
     private void wakeAll() {
         for (Rank r : ranks) {
             r.wake();
-        }
-    }
-
-    // ---- running ----------------------------------------------------------------------------
-
-    private JobResult runAll(RankTask task) {
-        Object[] results = new Object[ranks.length];
-        Thread[] threads = new Thread[ranks.length];
-        alive = ranks.length;
-        for (int i = 0; i < ranks.length; i++) {
-            final Rank rank = ranks[i];
-            ThreadGroup group = rankThreadGroup(i);
-            rank.runsIn(group);
-            threads[i] = new Thread(group, () -> runRank(rank, task, results), "mpjlite-rank-" + i);
-            threads[i].setDaemon(true);
-        }
-        for (Thread t : threads) {
-            t.start();
-        }
-        try {
-            awaitEnd(threads);
-        } catch (InterruptedException e) {
-            fail(-1, e);
-            Thread.currentThread().interrupt();
-        }
-        RankFailure f = failure.get();
-        return new JobResult(f == null ? 0 : f.exitCode(), Arrays.asList(results), f);
-    }
-
-    /**
-     * The thread group of one rank: its main thread runs in it and the threads a program starts
-     * inherit it (as do executors' threads created by them), which is how the deadlock detector
-     * finds every thread of a rank. A daemon group, so that on JDK 17 it is destroyed with its last
-     * thread instead of staying in its parent's list (later JDKs hold groups weakly).
-     */
-    @SuppressWarnings("removal")
-    private static ThreadGroup rankThreadGroup(int rank) {
-        ThreadGroup group = new ThreadGroup("mpjlite-rank-" + rank);
-        group.setDaemon(true);
-        return group;
-    }
-
-    private void runRank(Rank rank, RankTask task, Object[] results) {
-        rank.bindToCurrentThread();
-        try {
-            results[rank.id()] = task.run(rank);
-            if (rank.isInitialized() && !rank.isFinalized() && failure.get() == null) {
-                config.warnings().accept("rank " + rank.id() + " returned without calling MPI.Finalize");
-            }
-        } catch (Throwable t) {
-            fail(rank.id(), t);
-        } finally {
-            rank.markFinished();
-            // Buffers this thread freed and kept for reuse go back to the pool for other threads.
-            buffers.releaseThreadCache();
-            Rank.unbindCurrentThread();
-            synchronized (exitMonitor) {
-                alive--;
-                exitMonitor.notifyAll();
-            }
-        }
-    }
-
-    private void awaitEnd(Thread[] threads) throws InterruptedException {
-        DeadlockDetector detector = config.deadlockDetection() ? new DeadlockDetector(this) : null;
-        long start = System.nanoTime();
-        long limit = config.timeout() == null ? 0 : config.timeout().toNanos();
-        synchronized (exitMonitor) {
-            while (alive > 0 && failure.get() == null) {
-                if (detector == null && limit == 0) {
-                    exitMonitor.wait();
-                    continue;
-                }
-                // A timed wait, not a spin: ten looks a second at a job that may be stuck.
-                exitMonitor.wait(SUPERVISOR_TICK_MILLIS);
-                long now = System.nanoTime();
-                String deadlock = detector == null ? null : detector.tick(now);
-                if (deadlock != null) {
-                    fail(-1, new DeadlockException(deadlock));
-                } else if (limit != 0 && now - start >= limit) {
-                    fail(-1, new JobTimeoutException(JobReport.describe(this,
-                        "timeout: the job ran longer than " + config.timeout().toMillis() / 1000.0 + " s")));
-                }
-            }
-        }
-        if (failure.get() == null) {
-            return;
-        }
-        long grace = config.shutdownGrace().toNanos();
-        if (!awaitAllExited(grace)) {
-            for (Thread t : threads) {
-                t.interrupt();
-            }
-            awaitAllExited(grace);
-        }
-    }
-
-    private boolean awaitAllExited(long nanos) throws InterruptedException {
-        long deadline = System.nanoTime() + nanos;
-        synchronized (exitMonitor) {
-            while (alive > 0) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                TimeUnit.NANOSECONDS.timedWait(exitMonitor, left);
-            }
-            return true;
         }
     }
 

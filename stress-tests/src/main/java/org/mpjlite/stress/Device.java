@@ -1,9 +1,10 @@
 package org.mpjlite.stress;
 
-import org.mpjlite.smpdev.data.BasicType;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.MatchingKind;
+import org.mpjlite.smpdev.Tunables;
+import org.mpjlite.smpdev.data.BasicType;
 import org.mpjlite.smpdev.p2p.PointToPoint;
 import org.mpjlite.smpdev.p2p.RecvRequest;
 import org.mpjlite.smpdev.p2p.SendMode;
@@ -26,7 +27,7 @@ final class Device {
     }
 
     static Job job(MatchingKind matching, int ranks) {
-        return job(matching, ranks, JobConfig.DEFAULT_EAGER_THRESHOLD, WaitMode.AUTO);
+        return job(matching, ranks, Tunables.DEFAULT_EAGER_THRESHOLD, WaitMode.AUTO);
     }
 
     static Job job(MatchingKind matching, int ranks, int eagerThreshold, WaitMode waitMode) {

@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.mpjlite.smpdev.data.BasicType;
 import org.mpjlite.smpdev.data.Copier;
+import org.mpjlite.smpdev.Tunables;
 
 /**
  * Each member's two cache lines for small reductions: a blocking Allreduce of at most
@@ -26,9 +27,9 @@ import org.mpjlite.smpdev.data.Copier;
  * overwrites it. A member's scratch is used only by that member.
  */
 final class EpochLines {
-    /** Largest contribution carried in a line: a 64-byte line less its 8-byte header. */
-    static final int BYTES = 56;
     private static final int LINE = 64;
+    /** Largest contribution carried in a line: the line less its 8-byte header. */
+    static final int BYTES = Tunables.LINE_ALLREDUCE_BYTES;
     /** Both lines of a member, on a 128-byte boundary (the adjacent-line prefetcher fetches pairs). */
     private static final int MEMBER = 2 * LINE;
     private static final int SIGNATURE_BITS = 16;

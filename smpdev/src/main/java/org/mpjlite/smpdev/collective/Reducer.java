@@ -3,6 +3,7 @@ package org.mpjlite.smpdev.collective;
 import java.nio.Buffer;
 import org.mpjlite.smpdev.data.BasicType;
 import org.mpjlite.smpdev.data.Copier;
+import org.mpjlite.smpdev.Tunables;
 
 /**
  * Combines the contributions of a range of members into one result, in rank order:
@@ -13,9 +14,6 @@ import org.mpjlite.smpdev.data.Copier;
  * {@code inout}): each block reads it before writing it. Stateless; thread-safe.
  */
 final class Reducer {
-    /** Units combined per block: the accumulator (and any staging array) fits in the L1/L2 cache. */
-    private static final int BLOCK = 4096;
-
     private Reducer() {
     }
 
@@ -34,7 +32,7 @@ final class Reducer {
             return;
         }
         int perItem = op.unitsPerItem();
-        int block = Math.max(perItem, BLOCK / perItem * perItem);
+        int block = Math.max(perItem, Tunables.REDUCTION_BLOCK_UNITS / perItem * perItem);
         boolean dstArray = !(dst instanceof Buffer);
         Object acc = dstArray ? dst : type.newArray(Math.min(block, units));
         Object staging = null;

@@ -10,6 +10,7 @@ import org.mpjlite.smpdev.error.ErrorClass;
 import org.mpjlite.smpdev.error.Errors;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.Rank;
+import org.mpjlite.smpdev.Tunables;
 
 /**
  * The members of one communicator and the collective state they share: a ring of {@link Slot}s and
@@ -53,8 +54,7 @@ import org.mpjlite.smpdev.Rank;
  * completion.
  */
 public final class Team {
-    /** Collectives that may be in flight on one team at once (a power of two). */
-    static final int SLOTS = 32;
+    private static final int SLOTS = Tunables.COLLECTIVE_SLOTS;
     /** Longs per member in {@link #state}: 128 bytes, so that members' words sit on their own lines. */
     private static final int PAD = 16;
     /** Offsets in a member's block of {@link #state}. */

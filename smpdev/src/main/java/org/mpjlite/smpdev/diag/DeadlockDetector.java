@@ -3,6 +3,7 @@ package org.mpjlite.smpdev.diag;
 import java.util.List;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.Rank;
+import org.mpjlite.smpdev.Tunables;
 
 /**
  * Finds a job in which every rank is stuck: each rank finished, or with all its threads parked in
@@ -13,7 +14,7 @@ import org.mpjlite.smpdev.Rank;
  * the message path. When every unfinished rank is stuck it rings every doorbell: a waiter whose
  * condition has become true (a message in a lock-free inbox, a wake-up still on its way) leaves its
  * call and so changes the picture. If the same blocked calls (by identity: one record per call,
- * kept across re-parks) are still in place {@link #CONFIRM_NANOS} later, no rank can make progress
+ * kept across re-parks) are still in place {@link Tunables#DEADLOCK_CONFIRM_NANOS} later, no rank can make progress
  * and the job is deadlocked.
  *
  * <p>Ranks at THREAD_SERIALIZED or THREAD_MULTIPLE are stuck only when none of their threads can
@@ -23,9 +24,6 @@ import org.mpjlite.smpdev.Rank;
  * <p>Confined to the supervising thread.
  */
 public final class DeadlockDetector {
-    /** How long the same set of blocked calls must last, after a ring, to be a deadlock. */
-    static final long CONFIRM_NANOS = 500_000_000L;
-
     private final Job job;
     private Object[] suspect;
     private long suspectSince;
@@ -49,7 +47,7 @@ public final class DeadlockDetector {
             }
             return null;
         }
-        if (now - suspectSince < CONFIRM_NANOS) {
+        if (now - suspectSince < Tunables.DEADLOCK_CONFIRM_NANOS) {
             return null;
         }
         return report();

@@ -9,6 +9,7 @@ import org.mpjlite.smpdev.data.Packing;
 import org.mpjlite.smpdev.data.Stash;
 import org.mpjlite.smpdev.data.TypeMap;
 import org.mpjlite.smpdev.diag.CallSite;
+import org.mpjlite.smpdev.Tunables;
 
 /**
  * The message path of the device: send protocols and receive posting, between ranks of one job.
@@ -28,19 +29,6 @@ import org.mpjlite.smpdev.diag.CallSite;
  * sources are ranks within the communicator. Stateless; thread-safe.
  */
 public final class PointToPoint {
-    /**
-     * Eager messages of at most this many bytes carry their copy in a fresh array of their element
-     * type instead of a pooled buffer: allocating a small array is a bump of the thread's allocation
-     * pointer, the receiver follows one reference less (no buffer, storage and byte views), and
-     * nothing is freed. Above all, a one-way stream of pooled messages empties the sender's thread
-     * cache and fills the receiver's (8 buffers per size class), so from the ninth message of a
-     * window both sides take the pool's lock: small-message rate was 3-4x lower for that. Larger
-     * messages keep the pool: in a ping-pong a pooled buffer bounces between the two thread caches
-     * without allocation, and a fresh 4 KB array (zeroed, then copied) measured slower
-     * (docs/PERFORMANCE.md, 22 November, small messages).
-     */
-    static final int SMALL_COPY_BYTES = 1024;
-
     private PointToPoint() {
     }
 
@@ -96,7 +84,7 @@ public final class PointToPoint {
             }
             request = me.endpoint().completedSend();
         } else if (mode != SendMode.SYNCHRONOUS && bytes <= me.job().config().eagerThreshold()) {
-            if (!gathered && bytes <= SMALL_COPY_BYTES) {
+            if (!gathered && bytes <= Tunables.SMALL_COPY_BYTES) {
                 m.data = copyOf(buffer, index, m.count, m.type); // dataIndex 0
             } else if (!gathered) {
                 m.stash = Stash.fill(me.job().buffers(), buffer, index, m.count, m.type);

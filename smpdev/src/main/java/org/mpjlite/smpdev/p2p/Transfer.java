@@ -9,6 +9,7 @@ import org.mpjlite.smpdev.data.TypeMap;
 import org.mpjlite.smpdev.data.UserMemory;
 import org.mpjlite.smpdev.diag.CallSite;
 import org.mpjlite.smpdev.error.ErrorClass;
+import org.mpjlite.smpdev.Tunables;
 
 /**
  * Moves a matched message into its receive and completes both sides: the one place where data
@@ -19,13 +20,6 @@ import org.mpjlite.smpdev.error.ErrorClass;
  * <p>Runs on whichever thread made the match (see {@link MatchHandler}); stateless, thread-safe.
  */
 public final class Transfer implements MatchHandler<Message, RecvRequest> {
-    /**
-     * Copies at least this long are announced to the waiting sides ({@link Request#isImminent}),
-     * so that a spinning waiter does not park in the middle of them; shorter ones end well within a
-     * spin and are not worth the extra volatile write.
-     */
-    private static final long LONG_COPY_BYTES = 64 * 1024;
-
     @Override
     public void matched(RecvRequest r, Message m) {
         try {
@@ -72,7 +66,7 @@ public final class Transfer implements MatchHandler<Message, RecvRequest> {
 
     /** Moves the first {@code n} elements: one bulk copy when both sides are contiguous, else a scatter. */
     private static void move(RecvRequest r, Message m, int n) {
-        if (m.bytes() >= LONG_COPY_BYTES) {
+        if (m.bytes() >= Tunables.LONG_COPY_BYTES) {
             r.startCopy();
             if (m.sender != null) {
                 m.sender.startCopy();
@@ -97,7 +91,7 @@ public final class Transfer implements MatchHandler<Message, RecvRequest> {
         long capacity = r.map.size() * r.capacity;
         long n = m.map.elementsIn(capacity, m.items);
         long bytes = m.map.bytesOf(n);
-        if (m.bytes() >= LONG_COPY_BYTES) {
+        if (m.bytes() >= Tunables.LONG_COPY_BYTES) {
             r.startCopy();
         }
         long origin = r.index;
@@ -132,7 +126,7 @@ public final class Transfer implements MatchHandler<Message, RecvRequest> {
         }
         long n = r.map.elementsIn(m.bytes(), r.capacity);
         long bytes = r.map.bytesOf(n);
-        if (m.bytes() >= LONG_COPY_BYTES) {
+        if (m.bytes() >= Tunables.LONG_COPY_BYTES) {
             r.startCopy();
             if (m.sender != null) {
                 m.sender.startCopy();

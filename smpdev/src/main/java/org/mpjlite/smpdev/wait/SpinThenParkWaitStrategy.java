@@ -6,20 +6,19 @@ package org.mpjlite.smpdev.wait;
  * and unpark would cost more than the wait.
  *
  * <p>The hot spin polls only the condition; the job's health, the interrupt flag and the clock are
- * checked every {@link #SPINS_PER_CHECK} rounds, so a reply is noticed within a pause or two. A
+ * checked every {@code spinsPerCheck} rounds, so a reply is noticed within a pause or two. A
  * spin that runs out while a peer is copying into the waiter's buffer ({@link Condition#isImminent})
  * is extended rather than parked. Immutable; thread-safe.
  */
 final class SpinThenParkWaitStrategy implements WaitStrategy {
-    /** Spin rounds between checks of the clock, the job's health and the interrupt flag. */
-    private static final int SPINS_PER_CHECK = 64;
-
     private final long spinNanos;
     private final int yields;
+    private final int spinsPerCheck;
 
-    SpinThenParkWaitStrategy(long spinNanos, int yields) {
+    SpinThenParkWaitStrategy(long spinNanos, int yields, int spinsPerCheck) {
         this.spinNanos = spinNanos;
         this.yields = yields;
+        this.spinsPerCheck = spinsPerCheck;
     }
 
     @Override
@@ -40,7 +39,7 @@ final class SpinThenParkWaitStrategy implements WaitStrategy {
                 Thread.onSpinWait();
             } else {
                 ParkingWaitStrategy.checkWaiting(waiter, call);
-                spinsBeforeChecks = SPINS_PER_CHECK;
+                spinsBeforeChecks = spinsPerCheck;
                 long now = System.nanoTime();
                 if (now - spinUntil > 0) {
                     if (!condition.isImminent()) {

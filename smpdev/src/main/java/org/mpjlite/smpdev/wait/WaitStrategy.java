@@ -27,10 +27,11 @@ public interface WaitStrategy {
      *
      * @param spinNanos how long a spinning waiter spins before it yields
      * @param yields    how many times it then yields before it parks
+     * @param spinsPerCheck spin rounds between checks of the clock, the job and the interrupt flag
      */
-    static WaitStrategy forMode(WaitMode mode, int ranks, long spinNanos, int yields) {
+    static WaitStrategy forMode(WaitMode mode, int ranks, long spinNanos, int yields, int spinsPerCheck) {
         boolean spin = mode == WaitMode.SPIN
             || (mode == WaitMode.AUTO && ranks <= Runtime.getRuntime().availableProcessors());
-        return spin ? new SpinThenParkWaitStrategy(spinNanos, yields) : new ParkingWaitStrategy();
+        return spin ? new SpinThenParkWaitStrategy(spinNanos, yields, spinsPerCheck) : new ParkingWaitStrategy();
     }
 }
