@@ -6,12 +6,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import mpjbuf.BufferFactory;
+import org.mpjlite.smpdev.diag.Awaited;
 import org.mpjlite.smpdev.diag.DeadlockDetector;
 import org.mpjlite.smpdev.diag.JobReport;
 import org.mpjlite.smpdev.error.ErrorClass;
 import org.mpjlite.smpdev.error.Errors;
 import org.mpjlite.smpdev.p2p.Transfer;
-import org.mpjlite.smpdev.diag.Awaited;
 import org.mpjlite.smpdev.wait.Condition;
 import org.mpjlite.smpdev.wait.WaitStrategy;
 
@@ -118,7 +118,8 @@ public final class Job {
         return transfer;
     }
 
-    WaitStrategy waitStrategy() {
+    /** How the job's ranks wait: every blocking wait of the device goes through it. */
+    public WaitStrategy waitStrategy() {
         return waitStrategy;
     }
 

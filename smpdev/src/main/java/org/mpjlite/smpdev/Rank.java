@@ -141,29 +141,6 @@ public final class Rank implements Waiter {
         job.waitStrategy().await(this, condition, what);
     }
 
-    /**
-     * Waits until {@code condition} holds, on the device's single wait path (spin only while the
-     * ranks fit on the cores, then park on this rank's doorbell until {@link #wakeWaiters()}); for
-     * device layers outside this package, such as collectives. Throws the job-failure error if the
-     * job fails, and an MPI error if the thread is interrupted.
-     *
-     * <p>Whoever makes the condition true must do so with a volatile write (or stronger) and then
-     * call {@link #wakeWaiters()} on this rank, so that a parked waiter re-checks it.
-     *
-     * @param call the MPI call waiting, for error messages
-     */
-    public void awaitCondition(java.util.function.BooleanSupplier condition, String call) {
-        await(condition::getAsBoolean, call);
-    }
-
-    /**
-     * Wakes this rank's parked threads so they re-check what they wait for; costs one volatile
-     * read when none is parked. Call it after making a waited-for condition true.
-     */
-    public void wakeWaiters() {
-        wake();
-    }
-
     // ---- lifecycle -------------------------------------------------------------------------
 
     /**

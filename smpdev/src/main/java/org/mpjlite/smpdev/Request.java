@@ -2,8 +2,8 @@ package org.mpjlite.smpdev;
 
 import org.mpjlite.queues.Envelope;
 import org.mpjlite.smpdev.data.BasicType;
-import org.mpjlite.smpdev.error.Errors;
 import org.mpjlite.smpdev.diag.Awaited;
+import org.mpjlite.smpdev.error.Errors;
 import org.mpjlite.smpdev.wait.Condition;
 
 /**

@@ -1,10 +1,9 @@
 package org.mpjlite.smpdev.collective;
 
+import org.mpjlite.smpdev.Tunables;
 import org.mpjlite.smpdev.data.BasicType;
-import org.mpjlite.smpdev.collective.CollectiveRequest;
 import org.mpjlite.smpdev.data.Copier;
 import org.mpjlite.smpdev.error.ErrorClass;
-import org.mpjlite.smpdev.Tunables;
 
 /**
  * The collective operations of MPI over a {@link Team}, for shared memory: every member publishes

@@ -2,9 +2,8 @@ package org.mpjlite.smpdev.collective;
 
 import java.util.StringJoiner;
 import org.mpjlite.smpdev.data.BasicType;
-import org.mpjlite.smpdev.diag.CallSite;
-import org.mpjlite.smpdev.collective.CollectiveRequest;
 import org.mpjlite.smpdev.data.Copier;
+import org.mpjlite.smpdev.diag.CallSite;
 import org.mpjlite.smpdev.error.ErrorClass;
 
 /**

@@ -3,13 +3,13 @@ package org.mpjlite.smpdev.p2p;
 import org.mpjlite.queues.Mailbox;
 import org.mpjlite.smpdev.Rank;
 import org.mpjlite.smpdev.Request;
+import org.mpjlite.smpdev.Tunables;
 import org.mpjlite.smpdev.data.BasicType;
 import org.mpjlite.smpdev.data.Copier;
 import org.mpjlite.smpdev.data.Packing;
 import org.mpjlite.smpdev.data.Stash;
 import org.mpjlite.smpdev.data.TypeMap;
 import org.mpjlite.smpdev.diag.CallSite;
-import org.mpjlite.smpdev.Tunables;
 
 /**
  * The message path of the device: send protocols and receive posting, between ranks of one job.

@@ -3,8 +3,8 @@ package org.mpjlite.smpdev.p2p;
 import java.util.BitSet;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.Rank;
-import org.mpjlite.smpdev.diag.JobReport;
 import org.mpjlite.smpdev.diag.Awaited;
+import org.mpjlite.smpdev.diag.JobReport;
 import org.mpjlite.smpdev.wait.Condition;
 
 /** A blocking probe's wait: met once a message the pattern accepts has arrived. */

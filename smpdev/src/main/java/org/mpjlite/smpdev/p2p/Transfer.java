@@ -2,6 +2,7 @@ package org.mpjlite.smpdev.p2p;
 
 import org.mpjlite.queues.MatchHandler;
 import org.mpjlite.smpdev.Request;
+import org.mpjlite.smpdev.Tunables;
 import org.mpjlite.smpdev.data.BasicType;
 import org.mpjlite.smpdev.data.ElementSource;
 import org.mpjlite.smpdev.data.Packing;
@@ -9,7 +10,6 @@ import org.mpjlite.smpdev.data.TypeMap;
 import org.mpjlite.smpdev.data.UserMemory;
 import org.mpjlite.smpdev.diag.CallSite;
 import org.mpjlite.smpdev.error.ErrorClass;
-import org.mpjlite.smpdev.Tunables;
 
 /**
  * Moves a matched message into its receive and completes both sides: the one place where data
