@@ -51,7 +51,7 @@ final class RankClassLoader extends URLClassLoader implements RankBound {
         "org.mpjlite.smpdev.error", "org.mpjlite.smpdev.p2p", "org.mpjlite.smpdev.wait");
 
     /** Libraries the runtime uses, shared with all their subpackages. */
-    private static final String[] RUNTIME_LIBRARIES = {"org.jctools.", "org.agrona."};
+    private static final String[] RUNTIME_LIBRARIES = {"org.jctools."};
 
     private final Rank rank;
     private final Map<String, byte[]> compiledClasses;

@@ -164,7 +164,7 @@ public final class PointToPoint {
     }
 
     /** Index of the first complete request (nulls skipped), or -1. */
-    public static int firstComplete(Request[] requests) {
+    private static int firstComplete(Request[] requests) {
         for (int i = 0; i < requests.length; i++) {
             Request r = requests[i];
             if (r != null && r.isComplete()) {
