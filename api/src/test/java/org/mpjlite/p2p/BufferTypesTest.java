@@ -191,7 +191,7 @@ class BufferTypesTest {
             return 40 * 1024 / bytes;
         }
 
-        /** An eager size above the small-message copy (PointToPoint.SMALL_COPY_BYTES): a pooled stash. */
+        /** An eager size above the small-message copy (Tunables.SMALL_COPY_BYTES): a pooled stash. */
         int stashedCount() {
             return 4096 / bytes;
         }

@@ -1,4 +1,4 @@
-package org.mpjlite.smpdev;
+package org.mpjlite.smpdev.p2p;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,11 +13,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.mpjlite.queues.Envelope;
+import org.mpjlite.smpdev.Job;
+import org.mpjlite.smpdev.JobConfig;
+import org.mpjlite.smpdev.JobResult;
+import org.mpjlite.smpdev.MatchingKind;
+import org.mpjlite.smpdev.Rank;
 import org.mpjlite.smpdev.data.BasicType;
-import org.mpjlite.smpdev.p2p.PointToPoint;
-import org.mpjlite.smpdev.p2p.RecvRequest;
-import org.mpjlite.smpdev.p2p.SendMode;
-import org.mpjlite.smpdev.p2p.SendRequest;
 
 /**
  * Many senders, one wildcard receiver, messages of random sizes on both sides of the eager

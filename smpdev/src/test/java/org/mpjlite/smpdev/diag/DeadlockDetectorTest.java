@@ -1,4 +1,4 @@
-package org.mpjlite.smpdev;
+package org.mpjlite.smpdev.diag;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -10,6 +10,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.mpjlite.smpdev.DeadlockException;
+import org.mpjlite.smpdev.Job;
+import org.mpjlite.smpdev.JobConfig;
+import org.mpjlite.smpdev.JobResult;
+import org.mpjlite.smpdev.MatchingKind;
+import org.mpjlite.smpdev.Rank;
 import org.mpjlite.smpdev.data.BasicType;
 import org.mpjlite.smpdev.p2p.PointToPoint;
 import org.mpjlite.smpdev.p2p.RecvRequest;
