@@ -1,6 +1,6 @@
 package org.mpjlite.smpdev;
 
-import org.mpjlite.queues.Mailbox;
+import org.mpjlite.matching.Mailbox;
 import org.mpjlite.smpdev.diag.BlockedCall;
 import org.mpjlite.smpdev.diag.FinalizeReport;
 import org.mpjlite.smpdev.diag.OpenRequests;

@@ -1,6 +1,6 @@
 package org.mpjlite.smpdev;
 
-import org.mpjlite.queues.Envelope;
+import org.mpjlite.matching.Envelope;
 import org.mpjlite.smpdev.data.BasicType;
 import org.mpjlite.smpdev.diag.Awaited;
 import org.mpjlite.smpdev.error.Errors;

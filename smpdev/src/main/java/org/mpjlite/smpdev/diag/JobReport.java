@@ -3,7 +3,7 @@ package org.mpjlite.smpdev.diag;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
-import org.mpjlite.queues.Envelope;
+import org.mpjlite.matching.Envelope;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.Rank;
 import org.mpjlite.smpdev.p2p.Message;

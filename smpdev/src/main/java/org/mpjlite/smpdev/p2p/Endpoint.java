@@ -1,9 +1,9 @@
 package org.mpjlite.smpdev.p2p;
 
 import java.util.concurrent.atomic.AtomicReference;
-import org.mpjlite.queues.LockFreeMailbox;
-import org.mpjlite.queues.LockedMailbox;
-import org.mpjlite.queues.Mailbox;
+import org.mpjlite.matching.LockFreeMailbox;
+import org.mpjlite.matching.LockedMailbox;
+import org.mpjlite.matching.Mailbox;
 import org.mpjlite.smpdev.Rank;
 import org.mpjlite.smpdev.error.ErrorClass;
 import org.mpjlite.smpdev.error.Errors;

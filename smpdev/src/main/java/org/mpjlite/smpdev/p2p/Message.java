@@ -1,6 +1,6 @@
 package org.mpjlite.smpdev.p2p;
 
-import org.mpjlite.queues.Envelope;
+import org.mpjlite.matching.Envelope;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.data.BasicType;

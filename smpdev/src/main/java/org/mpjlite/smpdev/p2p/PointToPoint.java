@@ -1,6 +1,6 @@
 package org.mpjlite.smpdev.p2p;
 
-import org.mpjlite.queues.Mailbox;
+import org.mpjlite.matching.Mailbox;
 import org.mpjlite.smpdev.Rank;
 import org.mpjlite.smpdev.Request;
 import org.mpjlite.smpdev.Tunables;

@@ -12,7 +12,7 @@ import mpjbuf.StorageKind;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.mpjlite.queues.Envelope;
+import org.mpjlite.matching.Envelope;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.JobResult;
