@@ -1,13 +1,10 @@
 package org.mpjlite.smpdev;
 
-import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import mpjbuf.BufferFactory;
 import org.mpjlite.smpdev.diag.Awaited;
-import org.mpjlite.smpdev.diag.DeadlockDetector;
 import org.mpjlite.smpdev.diag.JobReport;
 import org.mpjlite.smpdev.error.ErrorClass;
 import org.mpjlite.smpdev.error.Errors;
@@ -19,11 +16,12 @@ import org.mpjlite.smpdev.wait.WaitStrategy;
  * One MPI job: N ranks running as threads of this JVM, the process table they register in, the
  * device state they share, and the failure that ends the job early.
  *
- * <p>{@link #run} starts one thread per rank, waits for all of them and reports how the job ended.
- * When a rank throws (or calls {@code Abort}) the job fails: every rank waiting in an MPI call is
- * woken and gets an {@code MPIException} naming the failed rank; ranks that do not stop within the
- * grace period are interrupted; after a second grace period the job is reported as ended anyway
- * (rank threads are daemons). Nothing waits forever on a failed job.
+ * <p>{@link #run} has its {@code Supervisor} start one thread per rank, wait for all of them and
+ * report how the job ended. When a rank throws (or calls {@code Abort}) the job fails: every rank
+ * waiting in an MPI call is woken and gets an {@code MPIException} naming the failed rank; the
+ * supervisor interrupts ranks that do not stop within the grace period, and after a second grace
+ * period reports the job as ended anyway (rank threads are daemons). Nothing waits forever on a
+ * failed job.
  *
  * <p>Thread safety: the rank table is immutable after construction; registration and failure are
  * atomic; the first failure wins and is published through a volatile reference.

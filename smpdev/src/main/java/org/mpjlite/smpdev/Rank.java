@@ -1,21 +1,20 @@
 package org.mpjlite.smpdev;
 
-import org.mpjlite.matching.Mailbox;
 import org.mpjlite.smpdev.diag.BlockedCall;
 import org.mpjlite.smpdev.diag.FinalizeReport;
 import org.mpjlite.smpdev.diag.OpenRequests;
 import org.mpjlite.smpdev.error.ErrorClass;
 import org.mpjlite.smpdev.error.Errors;
 import org.mpjlite.smpdev.p2p.Endpoint;
-import org.mpjlite.smpdev.p2p.Message;
-import org.mpjlite.smpdev.p2p.RecvRequest;
 import org.mpjlite.smpdev.wait.Condition;
 import org.mpjlite.smpdev.wait.Doorbell;
 import org.mpjlite.smpdev.wait.Waiter;
 
 /**
- * One MPI process of a job: a rank number, the mailbox where messages to it are matched, the
- * doorbell that wakes its waiting threads, and its MPI lifecycle (Init, Finalize).
+ * One MPI process of a job: a rank number, its point-to-point {@link Endpoint} (the mailbox where
+ * messages to it are matched, its buffered-send state), the doorbell that wakes its waiting
+ * threads, and its MPI lifecycle (Init, Finalize). It is the {@link Waiter} its threads wait as:
+ * {@link #await} runs the job's wait strategy on it.
  *
  * <p>A rank is bound to its main thread (and threads that thread starts) through an inheritable
  * thread-local, and to its class loader through {@link RankBound}; {@link #current()} finds it.
@@ -110,10 +109,6 @@ public final class Rank implements Waiter {
     /** The rank's end of point-to-point communication: its mailbox and buffered-send state. */
     public Endpoint endpoint() {
         return endpoint;
-    }
-
-    public Mailbox<Message, RecvRequest> mailbox() {
-        return endpoint.mailbox();
     }
 
     @Override

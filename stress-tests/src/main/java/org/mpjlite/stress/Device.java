@@ -54,11 +54,11 @@ final class Device {
 
     /** Messages that arrived at {@code rank} and were not received, after matching what has arrived. */
     static int unexpected(Job job, int rank) {
-        return job.rank(rank).mailbox().unexpectedSnapshot().size();
+        return job.rank(rank).endpoint().mailbox().unexpectedSnapshot().size();
     }
 
     /** Receives still posted at {@code rank}. */
     static int posted(Job job, int rank) {
-        return job.rank(rank).mailbox().postedSnapshot().size();
+        return job.rank(rank).endpoint().mailbox().postedSnapshot().size();
     }
 }

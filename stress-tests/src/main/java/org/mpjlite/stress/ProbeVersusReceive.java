@@ -52,7 +52,7 @@ public abstract class ProbeVersusReceive {
     }
 
     void probeThenTake() {
-        Mailbox<Message, RecvRequest> box = job.rank(1).mailbox();
+        Mailbox<Message, RecvRequest> box = job.rank(1).endpoint().mailbox();
         probed = box.probe(Device.CONTEXT, 0, TAG) != null ? 1 : 0;
         taken = box.take(Device.CONTEXT, 0, TAG) != null ? 1 : 0;
     }

@@ -74,7 +74,7 @@ public final class DeadlockDetector {
                 picture[i] = FINISHED;
                 continue;
             }
-            if (!threads.stuck || r.mailbox().hasArrivals()) {
+            if (!threads.stuck || r.endpoint().mailbox().hasArrivals()) {
                 return null;
             }
             picture[i] = new java.util.HashSet<>(threads.inMpi.values());

@@ -32,7 +32,7 @@ public final class FinalizeReport {
         Job job = rank.job();
         List<String> clauses = new ArrayList<>();
         boolean pending = false;
-        List<Message> unreceived = rank.mailbox().unexpectedSnapshot();
+        List<Message> unreceived = rank.endpoint().mailbox().unexpectedSnapshot();
         if (!unreceived.isEmpty()) {
             StringBuilder c = new StringBuilder(count(unreceived.size(), "message")).append(" it never received:");
             for (Message m : unreceived) {
@@ -42,7 +42,7 @@ public final class FinalizeReport {
         }
         OpenRequests open = rank.openRequests();
         if (open == null) {
-            List<RecvRequest> unmatched = rank.mailbox().postedSnapshot();
+            List<RecvRequest> unmatched = rank.endpoint().mailbox().postedSnapshot();
             if (!unmatched.isEmpty()) {
                 StringBuilder c = new StringBuilder(count(unmatched.size(), "receive"))
                     .append(" that never matched:");
@@ -90,7 +90,7 @@ public final class FinalizeReport {
     private static List<SendRequest> pendingSends(Rank rank) {
         List<SendRequest> out = new ArrayList<>();
         for (Rank r : rank.job().ranks()) {
-            for (Message m : r.mailbox().unexpectedSnapshot()) {
+            for (Message m : r.endpoint().mailbox().unexpectedSnapshot()) {
                 SendRequest s = m.sender(); // read once: a receive may match the message meanwhile
                 if (s != null && s.owner() == rank) {
                     out.add(s);

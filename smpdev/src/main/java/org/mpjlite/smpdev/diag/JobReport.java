@@ -3,7 +3,6 @@ package org.mpjlite.smpdev.diag;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
-import org.mpjlite.matching.Envelope;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.Rank;
 import org.mpjlite.smpdev.p2p.Message;
@@ -85,7 +84,7 @@ public final class JobReport {
     }
 
     private static void appendUnexpected(StringBuilder out, Job job, Rank r) {
-        List<Message> unexpected = r.mailbox().unexpectedSnapshot();
+        List<Message> unexpected = r.endpoint().mailbox().unexpectedSnapshot();
         if (unexpected.isEmpty()) {
             return;
         }
@@ -94,12 +93,5 @@ public final class JobReport {
             out.append(' ').append(m.describe(job));
         }
         out.append('\n');
-    }
-
-    /** {@code source=1, tag=MPI.ANY_TAG, comm=MPI.COMM_WORLD}: a receive or probe pattern. */
-    public static String pattern(Job job, int context, int source, int tag) {
-        return "source=" + (source == Envelope.ANY_SOURCE ? "MPI.ANY_SOURCE" : String.valueOf(source))
-            + ", tag=" + (tag == Envelope.ANY_TAG ? "MPI.ANY_TAG" : String.valueOf(tag))
-            + ", comm=" + job.contextName(context);
     }
 }

@@ -63,7 +63,7 @@ public final class PointToPoint {
         if (gathered) {
             m.stash = Packing.gather(me.job().buffers(), buffer, (long) index * map.unit(), items, map);
         }
-        Mailbox<Message, RecvRequest> box = dest.mailbox();
+        Mailbox<Message, RecvRequest> box = dest.endpoint().mailbox();
         RecvRequest posted = box.matchPosted(m);
         if (posted != null) {
             if (!gathered) {
@@ -126,13 +126,13 @@ public final class PointToPoint {
         if (me.job().config().check()) {
             r.site = CallSite.here();
         }
-        me.mailbox().post(r);
+        me.endpoint().mailbox().post(r);
         return r;
     }
 
     /** The earliest waiting message the pattern accepts, left in place; null if none. */
     public static Message iprobe(Rank me, int context, int source, int tag) {
-        return me.mailbox().probe(context, source, tag);
+        return me.endpoint().mailbox().probe(context, source, tag);
     }
 
     /** Waits for a message the pattern accepts and returns it, left in place. */
@@ -176,6 +176,6 @@ public final class PointToPoint {
 
     /** Lets the calling rank's mailbox match what has arrived (a Test or Iprobe makes progress). */
     public static void progress(Rank me) {
-        me.mailbox().progress();
+        me.endpoint().mailbox().progress();
     }
 }

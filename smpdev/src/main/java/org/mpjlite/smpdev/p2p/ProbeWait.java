@@ -4,7 +4,6 @@ import java.util.BitSet;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.Rank;
 import org.mpjlite.smpdev.diag.Awaited;
-import org.mpjlite.smpdev.diag.JobReport;
 import org.mpjlite.smpdev.wait.Condition;
 
 /** A blocking probe's wait: met once a message the pattern accepts has arrived. */
@@ -24,13 +23,13 @@ final class ProbeWait implements Condition, Awaited {
 
     @Override
     public boolean isMet() {
-        found = me.mailbox().probe(context, source, tag);
+        found = me.endpoint().mailbox().probe(context, source, tag);
         return found != null;
     }
 
     @Override
     public String describe(Job job) {
-        return JobReport.pattern(job, context, source, tag);
+        return RecvRequest.pattern(job, context, source, tag);
     }
 
     @Override

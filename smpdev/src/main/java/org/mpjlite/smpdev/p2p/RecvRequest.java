@@ -5,7 +5,6 @@ import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.Rank;
 import org.mpjlite.smpdev.Request;
 import org.mpjlite.smpdev.data.TypeMap;
-import org.mpjlite.smpdev.diag.JobReport;
 
 /**
  * A receive: a pattern (context, source or {@code ANY_SOURCE}, tag or {@code ANY_TAG}) and the user
@@ -42,7 +41,7 @@ public final class RecvRequest extends Request {
 
     @Override
     public boolean cancel() {
-        if (owner.mailbox().cancel(this)) {
+        if (owner.endpoint().mailbox().cancel(this)) {
             completeCancelled();
             return true;
         }
@@ -51,12 +50,19 @@ public final class RecvRequest extends Request {
 
     @Override
     public String describe(Job job) {
-        return JobReport.pattern(job, context, source, tag) + ", count=" + capacity + ", " + map.describeSignature();
+        return pattern(job, context, source, tag) + ", count=" + capacity + ", " + map.describeSignature();
     }
 
     @Override
     public void addAwaitedRanks(Job job, java.util.BitSet ranks) {
         job.addSourceRanks(context, source, ranks);
+    }
+
+    /** {@code source=1, tag=MPI.ANY_TAG, comm=MPI.COMM_WORLD}: a receive or probe pattern. */
+    static String pattern(Job job, int context, int source, int tag) {
+        return "source=" + (source == ANY_SOURCE ? "MPI.ANY_SOURCE" : String.valueOf(source))
+            + ", tag=" + (tag == ANY_TAG ? "MPI.ANY_TAG" : String.valueOf(tag))
+            + ", comm=" + job.contextName(context);
     }
 
     @Override

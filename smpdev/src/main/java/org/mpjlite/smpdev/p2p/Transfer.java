@@ -1,7 +1,6 @@
 package org.mpjlite.smpdev.p2p;
 
 import org.mpjlite.matching.MatchHandler;
-import org.mpjlite.smpdev.Request;
 import org.mpjlite.smpdev.Tunables;
 import org.mpjlite.smpdev.data.BasicType;
 import org.mpjlite.smpdev.data.ElementSource;
