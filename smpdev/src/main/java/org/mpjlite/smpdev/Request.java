@@ -7,7 +7,7 @@ import org.mpjlite.smpdev.error.Errors;
 import org.mpjlite.smpdev.wait.Condition;
 
 /**
- * A pending point-to-point operation of one rank, and, once complete, its status.
+ * A pending operation of one rank (a send, a receive, a collective), and, once complete, its status.
  *
  * <p>Memory ordering: the completing thread (the rank's own, or a peer that moved the data) writes
  * the status fields and the received data, then sets {@code complete} with a volatile write and

@@ -58,7 +58,11 @@ public final class Copier {
         return (size == 1 && type != BasicType.BOOLEAN || n <= SHORT_RUN) && (long) (index + n) * size <= b.limit();
     }
 
-    /** Elements of a type wider than a byte up to which {@link #isShortRun} copies one by one. */
+    /**
+     * Elements of a type wider than a byte up to which {@link #isShortRun} copies one by one. The
+     * device's one threshold outside {@code org.mpjlite.smpdev.Tunables}, which lists it: this
+     * package uses nothing of the runtime.
+     */
     private static final int SHORT_RUN = 32;
 
     /** Stores elements of the array {@code src} at byte {@code at} of {@code b}, in {@code b}'s byte order. */
