@@ -112,7 +112,7 @@ public final class Job {
         return ranks[id];
     }
 
-    public Transfer transfer() {
+    Transfer transfer() {
         return transfer;
     }
 
