@@ -1,7 +1,7 @@
 package mpi;
 
-import org.mpjlite.smpdev.BasicType;
-import org.mpjlite.smpdev.TypeMap;
+import org.mpjlite.smpdev.data.BasicType;
+import org.mpjlite.smpdev.data.TypeMap;
 
 /**
  * Argument checks shared by every call: each failure is an {@link MPIException} with the MPI error

@@ -1,11 +1,11 @@
 package mpi;
 
-import org.mpjlite.smpdev.BasicType;
-import org.mpjlite.smpdev.CollectiveRequest;
 import org.mpjlite.smpdev.Rank;
+import org.mpjlite.smpdev.collective.CollectiveRequest;
 import org.mpjlite.smpdev.collective.Collectives;
 import org.mpjlite.smpdev.collective.Reduction;
 import org.mpjlite.smpdev.collective.Team;
+import org.mpjlite.smpdev.data.BasicType;
 
 /**
  * The collective operations behind both dialects' methods (mpiJava's {@code Allreduce} on

@@ -1,13 +1,13 @@
 package mpi;
 
-import org.mpjlite.smpdev.Message;
-import org.mpjlite.smpdev.Packing;
-import org.mpjlite.smpdev.PointToPoint;
 import org.mpjlite.smpdev.Rank;
-import org.mpjlite.smpdev.RecvRequest;
-import org.mpjlite.smpdev.SendMode;
-import org.mpjlite.smpdev.SendRequest;
 import org.mpjlite.smpdev.collective.Team;
+import org.mpjlite.smpdev.data.Packing;
+import org.mpjlite.smpdev.p2p.Message;
+import org.mpjlite.smpdev.p2p.PointToPoint;
+import org.mpjlite.smpdev.p2p.RecvRequest;
+import org.mpjlite.smpdev.p2p.SendMode;
+import org.mpjlite.smpdev.p2p.SendRequest;
 
 /**
  * A communicator: a group of ranks and a matching context, so that traffic on one communicator
@@ -566,7 +566,7 @@ public abstract class Comm implements Freeable, Cloneable {
             Object incoming = type.basic.newArray(count * type.units());
             Status st = sendRecv(call, buf, offset, count, type, dest, stag, incoming, 0, count, type, source, rtag);
             if (source != MPI.PROC_NULL) {
-                org.mpjlite.smpdev.Copier.copy(incoming, 0, buf, offset, st.Get_elements(type), type.basic);
+                org.mpjlite.smpdev.data.Copier.copy(incoming, 0, buf, offset, st.Get_elements(type), type.basic);
             }
             return st;
         } catch (MPIException e) {
@@ -657,7 +657,7 @@ public abstract class Comm implements Freeable, Cloneable {
      */
     public void callErrhandler(int errorCode) {
         localRank("callErrhandler");
-        if (!org.mpjlite.smpdev.ErrorClass.isValid(errorCode)) {
+        if (!org.mpjlite.smpdev.error.ErrorClass.isValid(errorCode)) {
             throw new MPIException(MPI.ERR_ARG, "callErrhandler: " + errorCode + " is not an error code (0.."
                 + MPI.ERR_LASTCODE + ")");
         }
@@ -805,7 +805,7 @@ public abstract class Comm implements Freeable, Cloneable {
             room = ((java.nio.ByteBuffer) buf).capacity();
         } else {
             throw new MPIException(buf == null ? MPI.ERR_BUFFER : MPI.ERR_TYPE, call + ": " + which + " is "
-                + (buf == null ? "null" : "a " + org.mpjlite.smpdev.BasicType.describe(buf)
+                + (buf == null ? "null" : "a " + org.mpjlite.smpdev.data.BasicType.describe(buf)
                 + "; packed data live in a byte[] or a ByteBuffer"));
         }
         if (position < 0 || position > room) {

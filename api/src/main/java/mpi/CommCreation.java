@@ -2,10 +2,10 @@ package mpi;
 
 import java.util.Arrays;
 import java.util.Comparator;
-import org.mpjlite.smpdev.BasicType;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.Rank;
 import org.mpjlite.smpdev.collective.Collectives;
+import org.mpjlite.smpdev.data.BasicType;
 
 /**
  * How the members of a parent communicator agree on a new one (Split, Create, Dup): one allgather

@@ -1,8 +1,8 @@
 package mpi;
 
-import org.mpjlite.smpdev.BasicType;
-import org.mpjlite.smpdev.TypeMap;
 import org.mpjlite.smpdev.collective.Layout;
+import org.mpjlite.smpdev.data.BasicType;
+import org.mpjlite.smpdev.data.TypeMap;
 
 /**
  * An MPI datatype: a predefined one ({@code MPI.INT}...), shared by all ranks, or a derived one built

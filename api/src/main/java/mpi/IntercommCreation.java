@@ -2,14 +2,14 @@ package mpi;
 
 import java.util.Arrays;
 import java.util.BitSet;
-import org.mpjlite.smpdev.BasicType;
 import org.mpjlite.smpdev.Job;
-import org.mpjlite.smpdev.PointToPoint;
 import org.mpjlite.smpdev.Rank;
-import org.mpjlite.smpdev.RecvRequest;
-import org.mpjlite.smpdev.SendMode;
-import org.mpjlite.smpdev.SendRequest;
 import org.mpjlite.smpdev.collective.Collectives;
+import org.mpjlite.smpdev.data.BasicType;
+import org.mpjlite.smpdev.p2p.PointToPoint;
+import org.mpjlite.smpdev.p2p.RecvRequest;
+import org.mpjlite.smpdev.p2p.SendMode;
+import org.mpjlite.smpdev.p2p.SendRequest;
 
 /**
  * How the two groups of an intercommunicator agree on it: its creation (MPI_Intercomm_create),

@@ -9,10 +9,10 @@ import java.nio.FloatBuffer;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.nio.ShortBuffer;
-import org.mpjlite.smpdev.ErrorClass;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.Rank;
+import org.mpjlite.smpdev.error.ErrorClass;
 
 /**
  * The MPI environment of one rank: constants, predefined datatypes and communicators, Init and

@@ -3,8 +3,8 @@ package mpi;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import mpjbuf.ObjectStreams;
-import org.mpjlite.smpdev.Packing;
 import org.mpjlite.smpdev.Rank;
+import org.mpjlite.smpdev.data.Packing;
 
 /**
  * The collectives of mpiJava on MPI.OBJECT data (and derived types over objects): each rank

@@ -2,9 +2,9 @@ package mpi;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import org.mpjlite.smpdev.Copier;
 import org.mpjlite.smpdev.collective.BuiltinOp;
 import org.mpjlite.smpdev.collective.Reduction;
+import org.mpjlite.smpdev.data.Copier;
 
 /**
  * A reduction operation: one of the predefined ones ({@code MPI.SUM}...) or a user function of

@@ -1,7 +1,7 @@
 package mpi;
 
-import org.mpjlite.smpdev.PointToPoint;
 import org.mpjlite.smpdev.Rank;
+import org.mpjlite.smpdev.p2p.PointToPoint;
 
 /**
  * A non-blocking operation: wait for it, test it, cancel it. Both dialects: mpiJava's

@@ -1,10 +1,10 @@
 package mpi;
 
 import java.util.Arrays;
-import org.mpjlite.smpdev.CallSite;
-import org.mpjlite.smpdev.Copier;
-import org.mpjlite.smpdev.OpenRequests;
 import org.mpjlite.smpdev.Rank;
+import org.mpjlite.smpdev.data.Copier;
+import org.mpjlite.smpdev.diag.CallSite;
+import org.mpjlite.smpdev.diag.OpenRequests;
 
 /**
  * What {@code --check} keeps about one non-blocking call until the program completes its request:
@@ -110,7 +110,7 @@ final class RequestAudit implements OpenRequests.Entry {
         }
         if (!type.direct()) {
             byte[] packed = new byte[Math.toIntExact((long) count * type.map.size())];
-            org.mpjlite.smpdev.Packing.pack(buffer, (long) offset * type.unit(), count, type.map, packed, 0);
+            org.mpjlite.smpdev.data.Packing.pack(buffer, (long) offset * type.unit(), count, type.map, packed, 0);
             return Arrays.hashCode(packed);
         }
         int elements = count * type.units();

@@ -1,6 +1,6 @@
 package mpi;
 
-import org.mpjlite.smpdev.Packing;
+import org.mpjlite.smpdev.data.Packing;
 
 /**
  * A user buffer of a non-contiguous datatype staged for a collective: the collective engine works on

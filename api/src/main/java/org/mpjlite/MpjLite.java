@@ -10,7 +10,7 @@ import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.JobResult;
 import org.mpjlite.smpdev.MatchingKind;
-import org.mpjlite.smpdev.WaitMode;
+import org.mpjlite.smpdev.wait.WaitMode;
 
 /**
  * Runs MPI ranks inside the calling JVM, for tests and teaching:

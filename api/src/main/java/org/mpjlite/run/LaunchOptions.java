@@ -15,7 +15,7 @@ import mpjbuf.PoolStrategy;
 import mpjbuf.StorageKind;
 import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.MatchingKind;
-import org.mpjlite.smpdev.WaitMode;
+import org.mpjlite.smpdev.wait.WaitMode;
 
 /**
  * The parsed {@code mpjrun} command line:

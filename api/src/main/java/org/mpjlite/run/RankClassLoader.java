@@ -46,10 +46,12 @@ final class RankClassLoader extends URLClassLoader implements RankBound {
 
     /** Packages of the MPJ Lite runtime, loaded once by the parent for all ranks. */
     private static final Set<String> RUNTIME_PACKAGES = Set.of(
-        "mpi", "mpjbuf", "org.mpjlite", "org.mpjlite.run", "org.mpjlite.smpdev", "org.mpjlite.matching");
+        "mpi", "mpjbuf", "org.mpjlite", "org.mpjlite.run", "org.mpjlite.smpdev", "org.mpjlite.matching",
+        "org.mpjlite.smpdev.collective", "org.mpjlite.smpdev.data", "org.mpjlite.smpdev.diag",
+        "org.mpjlite.smpdev.error", "org.mpjlite.smpdev.p2p", "org.mpjlite.smpdev.wait");
 
     /** Libraries the runtime uses, shared with all their subpackages. */
-    private static final String[] RUNTIME_LIBRARIES = {"org.jctools.", "org.agrona."};
+    private static final String[] RUNTIME_LIBRARIES = {"org.jctools."};
 
     private final Rank rank;
     private final Map<String, byte[]> compiledClasses;

@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.JobTimeoutException;
 import org.mpjlite.smpdev.MatchingKind;
-import org.mpjlite.smpdev.WaitMode;
+import org.mpjlite.smpdev.wait.WaitMode;
 
 class LaunchOptionsTest {
 

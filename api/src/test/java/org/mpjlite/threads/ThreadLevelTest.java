@@ -15,13 +15,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.mpjlite.p2p.Jobs.World;
-import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.MatchingKind;
+import org.mpjlite.smpdev.Tunables;
 
 /** Init with a thread level in every dialect, Query_thread, Is_thread_main, and the FUNNELED check. */
 class ThreadLevelTest {
     private static World world(int size) {
-        return new World(size, MatchingKind.LOCK_FREE, JobConfig.DEFAULT_EAGER_THRESHOLD);
+        return new World(size, MatchingKind.LOCK_FREE, Tunables.DEFAULT_EAGER_THRESHOLD);
     }
 
     /** Runs {@code body} on a new thread of the rank named {@code worker-1}; returns what it threw. */

@@ -4,15 +4,13 @@ import java.time.Duration;
 import java.util.Objects;
 import mpjbuf.PoolStrategy;
 import mpjbuf.StorageKind;
+import org.mpjlite.smpdev.wait.WaitMode;
 
 /**
  * How a job runs: rank count, matching structure, eager threshold, buffer pool, wait mode.
- * Immutable; build with {@link #builder()}.
+ * Defaults and the fixed thresholds are in {@link Tunables}. Immutable; build with {@link #builder()}.
  */
 public final class JobConfig {
-    /** Default largest message (in bytes) sent eagerly; larger ones go by rendezvous. */
-    public static final int DEFAULT_EAGER_THRESHOLD = 16 * 1024;
-
     private final int ranks;
     private final MatchingKind matching;
     private final int eagerThreshold;
@@ -114,11 +112,11 @@ public final class JobConfig {
     public static final class Builder {
         private int ranks = 1;
         private MatchingKind matching = MatchingKind.LOCK_FREE;
-        private int eagerThreshold = DEFAULT_EAGER_THRESHOLD;
+        private int eagerThreshold = Tunables.DEFAULT_EAGER_THRESHOLD;
         private PoolStrategy poolStrategy = PoolStrategy.BUDDY1;
         private StorageKind storageKind = StorageKind.HEAP;
         private WaitMode waitMode = WaitMode.AUTO;
-        private Duration shutdownGrace = Duration.ofSeconds(2);
+        private Duration shutdownGrace = Tunables.DEFAULT_SHUTDOWN_GRACE;
         private boolean deadlockDetection = true;
         private Duration timeout;
         private boolean check;

@@ -3,13 +3,15 @@ package org.mpjlite.smpdev.collective;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.mpjlite.smpdev.BasicType;
-import org.mpjlite.smpdev.CallSite;
-import org.mpjlite.smpdev.CollectiveRequest;
-import org.mpjlite.smpdev.ErrorClass;
-import org.mpjlite.smpdev.Errors;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.Rank;
+import org.mpjlite.smpdev.Tunables;
+import org.mpjlite.smpdev.data.BasicType;
+import org.mpjlite.smpdev.diag.CallSite;
+import org.mpjlite.smpdev.error.ErrorClass;
+import org.mpjlite.smpdev.error.Errors;
+import org.mpjlite.smpdev.wait.Condition;
+import org.mpjlite.smpdev.wait.WaitStrategy;
 
 /**
  * The members of one communicator and the collective state they share: a ring of {@link Slot}s and
@@ -42,7 +44,7 @@ import org.mpjlite.smpdev.Rank;
  * for each other's. A non-blocking member's epoch bump lets blocking members of the same collective
  * see its part, so a blocking call against a non-blocking one is reported too (and its request
  * failed) instead of waiting forever.
- * Waits go through the device wait path ({@link Rank#awaitCondition}): spin only while the ranks fit
+ * Waits go through the job's {@link WaitStrategy}, on the waiting member's rank: spin only while the ranks fit
  * on the cores, then park until a member that sees the phase complete rings the doorbells.
  *
  * <p>Thread safety: members call concurrently; each member's collectives are issued one at a time,
@@ -53,8 +55,7 @@ import org.mpjlite.smpdev.Rank;
  * completion.
  */
 public final class Team {
-    /** Collectives that may be in flight on one team at once (a power of two). */
-    static final int SLOTS = 32;
+    private static final int SLOTS = Tunables.COLLECTIVE_SLOTS;
     /** Longs per member in {@link #state}: 128 bytes, so that members' words sit on their own lines. */
     private static final int PAD = 16;
     /** Offsets in a member's block of {@link #state}. */
@@ -66,15 +67,18 @@ public final class Team {
     private static final VarHandle STATE = MethodHandles.arrayElementVarHandle(long[].class);
 
     private final Rank[] members;
+    /** The job's wait strategy: every wait of a member goes through it, on the member's rank. */
+    private final WaitStrategy waits;
     private final Slot[] slots;
     /** {@code --check}: non-blocking members record their line at the call, for mismatch reports. */
     private final boolean check;
     /**
      * Each member's words, on its own cache line, written only by that member: ENTERED, the
      * collectives it has entered (plain, private); EPOCH, the phases of blocking collectives it has
-     * arrived at (volatile); LEFT, the collectives it has left (volatile); KNOWN_LEFT, the least LEFT
-     * of all members it has seen (plain, private, saves re-reading the others); KNOWN_EPOCH, the
-     * least EPOCH of all members it has seen (plain, private).
+     * arrived at (volatile stores; others load it volatile, the member itself plain); LEFT, the
+     * collectives it has left (volatile); KNOWN_LEFT, the least LEFT of all members it has seen
+     * (plain, private, saves re-reading the others); KNOWN_EPOCH, the least EPOCH of all members it
+     * has seen (plain, private). Accessed only through the {@code lp/sp/lv/sv} accessors below.
      */
     private final long[] state;
     /** Small reductions carried in the members' lines, beside their epochs. */
@@ -91,6 +95,7 @@ public final class Team {
         this.state = new long[members.length * PAD];
         this.lines = new EpochLines(members.length);
         this.check = members[0].job().config().check();
+        this.waits = members[0].job().waitStrategy();
     }
 
     private record Key(int context, int leader) {
@@ -130,15 +135,15 @@ public final class Team {
      * part cleared.
      */
     Slot enter(int me, String call) {
-        int base = me * PAD;
-        long op = state[base + ENTERED]++;
+        long op = lpEntered(me);
+        spEntered(me, op + 1);
         Slot s = slots[(int) (op & (SLOTS - 1))];
         long needLeft = op - SLOTS + 1;
-        if (state[base + KNOWN_LEFT] < needLeft || !s.freeFor(op)) {
+        if (lpKnownLeft(me) < needLeft || !s.freeFor(op)) {
             if (!slotFree(s, me, op)) {
                 entering.incrementAndGet();
                 try {
-                    members[me].awaitCondition(() -> slotFree(s, me, op), call);
+                    await(me, () -> slotFree(s, me, op), call);
                 } finally {
                     entering.decrementAndGet();
                 }
@@ -154,9 +159,9 @@ public final class Team {
         long needLeft = op - SLOTS + 1;
         long least = Long.MAX_VALUE;
         for (int m = 0; m < members.length; m++) {
-            least = Math.min(least, (long) STATE.getVolatile(state, m * PAD + LEFT));
+            least = Math.min(least, lvLeft(m));
         }
-        state[me * PAD + KNOWN_LEFT] = least;
+        spKnownLeft(me, least);
         return least >= needLeft && s.freeFor(op);
     }
 
@@ -181,11 +186,11 @@ public final class Team {
             if (check) {
                 p.site = CallSite.here();
             }
-            boolean last = s.arrive(state[me * PAD + ENTERED] - 1) == members.length;
+            boolean last = s.arrive(lpEntered(me) - 1) == members.length;
             // After the arrival is counted: a blocking member that sees this epoch sees the count too.
-            long epoch = state[me * PAD + EPOCH] + 1;
+            long epoch = lpEpoch(me) + 1;
             lines.mark(me, epoch);
-            STATE.setVolatile(state, me * PAD + EPOCH, epoch);
+            svEpoch(me, epoch);
             if (reached(epoch)) {
                 wakeAll();
             }
@@ -243,26 +248,25 @@ public final class Team {
      */
     void allreduceInLines(Slot s, int me, Object src, int srcIndex, Object dst, int dstIndex, int units,
                           BasicType type, Reduction op, String call) {
-        int base = me * PAD;
-        long epoch = state[base + EPOCH] + 1;
-        if (state[base + KNOWN_EPOCH] < epoch - 1) {
+        long epoch = lpEpoch(me) + 1;
+        if (lpKnownEpoch(me) < epoch - 1) {
             if (!reached(epoch - 1)) {
-                members[me].awaitCondition(() -> reached(epoch - 1), call);
+                await(me, () -> reached(epoch - 1), call);
             }
-            state[base + KNOWN_EPOCH] = epoch - 1;
+            spKnownEpoch(me, epoch - 1);
         }
         s.parts[me].blocking = true;
         long header = EpochLines.header(epoch, units, type, op.builtin());
         lines.publish(me, header, src, srcIndex, units, type);
-        STATE.setVolatile(state, base + EPOCH, epoch);
+        svEpoch(me, epoch);
         if (arrivedInLines(epoch)) {
             wakeAll();
         } else {
-            members[me].awaitCondition(() -> arrivedInLines(epoch), call);
+            await(me, () -> arrivedInLines(epoch), call);
         }
-        state[base + KNOWN_EPOCH] = epoch;
+        spKnownEpoch(me, epoch);
         for (int m = 0; m < members.length; m++) {
-            long h = lines.header(m, epoch);
+            long h = lines.lvHeader(m, epoch);
             if (h != header) {
                 // A later epoch: m has since arrived at later non-blocking collectives, which mark
                 // the line without waiting (its data stays: only this member's arrival at the next
@@ -289,7 +293,7 @@ public final class Team {
      */
     private boolean arrivedInLines(long epoch) {
         for (int m = 0; m < members.length; m++) {
-            if (EpochLines.epochOf(lines.header(m, epoch)) < epoch) {
+            if (EpochLines.epochOf(lines.lvHeader(m, epoch)) < epoch) {
                 return false;
             }
         }
@@ -321,7 +325,7 @@ public final class Team {
         }
         for (Part named : new Part[] {parts[0], parts[other]}) {
             if (named.blocking) {
-                members[me].awaitCondition(() -> named.site != null, call);
+                await(me, () -> named.site != null, call);
             }
         }
         int errorClass = parts[0].mismatch(parts[other]);
@@ -359,20 +363,20 @@ public final class Team {
      * of simultaneous arrivals sees the phase complete, and rings the doorbells of any that parked.
      */
     private void arrive(int me, String call) {
-        long epoch = state[me * PAD + EPOCH] + 1;
+        long epoch = lpEpoch(me) + 1;
         lines.mark(me, epoch);
-        STATE.setVolatile(state, me * PAD + EPOCH, epoch);
+        svEpoch(me, epoch);
         if (reached(epoch)) {
             wakeAll();
         } else {
-            members[me].awaitCondition(() -> reached(epoch), call);
+            await(me, () -> reached(epoch), call);
         }
-        state[me * PAD + KNOWN_EPOCH] = epoch;
+        spKnownEpoch(me, epoch);
     }
 
     private boolean reached(long epoch) {
         for (int m = 0; m < members.length; m++) {
-            if ((long) STATE.getVolatile(state, m * PAD + EPOCH) < epoch) {
+            if (lvEpoch(m) < epoch) {
                 return false;
             }
         }
@@ -381,8 +385,7 @@ public final class Team {
 
     /** Records that member {@code me} no longer uses its current slot; wakes members waiting to enter. */
     private void leave(int me) {
-        int base = me * PAD;
-        STATE.setVolatile(state, base + LEFT, state[base + ENTERED]);
+        svLeft(me, lpEntered(me));
         if (entering.get() != 0) {
             wakeAll();
         }
@@ -448,9 +451,62 @@ public final class Team {
         }
     }
 
+    /** Waits on member {@code me}'s rank, through the job's wait strategy, until {@code condition} holds. */
+    private void await(int me, Condition condition, String call) {
+        waits.await(members[me], condition, call);
+    }
+
+    /** Rings every member's doorbell: whoever made a waited-for condition true calls it after its volatile store. */
     private void wakeAll() {
         for (Rank r : members) {
-            r.wakeWaiters();
+            r.doorbell().ring();
         }
+    }
+
+    // ---- accessors of the members' words in {@link #state} (naming: see package-info) -----------
+
+    private long lpEntered(int m) {
+        return state[m * PAD + ENTERED];
+    }
+
+    private void spEntered(int m, long v) {
+        state[m * PAD + ENTERED] = v;
+    }
+
+    /** A member's own epoch: plain, since only the member writes it. */
+    private long lpEpoch(int m) {
+        return state[m * PAD + EPOCH];
+    }
+
+    private long lvEpoch(int m) {
+        return (long) STATE.getVolatile(state, m * PAD + EPOCH);
+    }
+
+    private void svEpoch(int m, long v) {
+        STATE.setVolatile(state, m * PAD + EPOCH, v);
+    }
+
+    private long lvLeft(int m) {
+        return (long) STATE.getVolatile(state, m * PAD + LEFT);
+    }
+
+    private void svLeft(int m, long v) {
+        STATE.setVolatile(state, m * PAD + LEFT, v);
+    }
+
+    private long lpKnownLeft(int m) {
+        return state[m * PAD + KNOWN_LEFT];
+    }
+
+    private void spKnownLeft(int m, long v) {
+        state[m * PAD + KNOWN_LEFT] = v;
+    }
+
+    private long lpKnownEpoch(int m) {
+        return state[m * PAD + KNOWN_EPOCH];
+    }
+
+    private void spKnownEpoch(int m, long v) {
+        state[m * PAD + KNOWN_EPOCH] = v;
     }
 }
