@@ -66,7 +66,7 @@ final class IntercommCreation {
             }
         }
         // The group learns the outcome even when its leader failed, so that no member waits for nothing.
-        Collective.bcast(local, call, false, header, 0, HEADER, Datatype.INT, localLeader);
+        CollectiveCalls.bcast(local, call, false, header, 0, HEADER, Datatype.INT, localLeader);
         if (failure != null) {
             throw failure;
         }
@@ -77,7 +77,7 @@ final class IntercommCreation {
         if (remoteWorld == null) {
             remoteWorld = new int[header[1]];
         }
-        Collective.bcast(local, call, false, remoteWorld, 0, remoteWorld.length, Datatype.INT, localLeader);
+        CollectiveCalls.bcast(local, call, false, remoteWorld, 0, remoteWorld.length, Datatype.INT, localLeader);
         Job job = me.job();
         Rank[] remote = new Rank[remoteWorld.length];
         for (int i = 0; i < remote.length; i++) {
@@ -115,8 +115,8 @@ final class IntercommCreation {
         out[1] = mine.length;
         System.arraycopy(Comm.worldRanks(mine), 0, out, 2, mine.length);
         int[] in = new int[2 + job.size()];
-        peer.sendRecv(call, out, 0, out.length, Datatype.INT, remoteLeader, tag, in, 0, in.length, Datatype.INT,
-            remoteLeader, tag);
+        PointToPointCalls.sendRecv(peer, call, out, 0, out.length, Datatype.INT, remoteLeader, tag, in, 0, in.length,
+            Datatype.INT, remoteLeader, tag);
         int[] remoteWorld = Arrays.copyOfRange(in, 2, 2 + in[1]);
         BitSet local = new BitSet();
         for (Rank r : mine) {

@@ -295,9 +295,9 @@ final class ObjectCollectives {
 
     private static byte[] bcastBytes(Comm c, String call, byte[] mine, int root) {
         int[] length = {mine == null ? 0 : mine.length};
-        Collective.bcast(c, call, false, length, 0, 1, Datatype.INT, root);
+        CollectiveCalls.bcast(c, call, false, length, 0, 1, Datatype.INT, root);
         byte[] bytes = mine != null ? mine : new byte[length[0]];
-        Collective.bcast(c, call, false, bytes, 0, length[0], Datatype.BYTE, root);
+        CollectiveCalls.bcast(c, call, false, bytes, 0, length[0], Datatype.BYTE, root);
         return bytes;
     }
 
@@ -306,11 +306,11 @@ final class ObjectCollectives {
         int size = c.size(me);
         boolean isRoot = c.rankIn(me) == root;
         int[] lengths = new int[size];
-        Collective.gather(c, call, false, new int[] {mine.length}, 0, 1, Datatype.INT, lengths, 0, 1, Datatype.INT,
+        CollectiveCalls.gather(c, call, false, new int[] {mine.length}, 0, 1, Datatype.INT, lengths, 0, 1, Datatype.INT,
             root, false);
         int[] displs = displacements(lengths);
         byte[] all = new byte[isRoot ? displs[size - 1] + lengths[size - 1] : 0];
-        Collective.gatherv(c, call, false, mine, 0, mine.length, Datatype.BYTE, all, 0, lengths, displs,
+        CollectiveCalls.gatherv(c, call, false, mine, 0, mine.length, Datatype.BYTE, all, 0, lengths, displs,
             Datatype.BYTE, root, false);
         return isRoot ? split(all, lengths, displs) : null;
     }
@@ -318,11 +318,11 @@ final class ObjectCollectives {
     private static byte[][] allgatherBytes(Comm c, String call, byte[] mine) {
         int size = c.size(c.rank(call));
         int[] lengths = new int[size];
-        Collective.allgather(c, call, false, new int[] {mine.length}, 0, 1, Datatype.INT, lengths, 0, 1,
+        CollectiveCalls.allgather(c, call, false, new int[] {mine.length}, 0, 1, Datatype.INT, lengths, 0, 1,
             Datatype.INT, false);
         int[] displs = displacements(lengths);
         byte[] all = new byte[displs[size - 1] + lengths[size - 1]];
-        Collective.allgatherv(c, call, false, mine, 0, mine.length, Datatype.BYTE, all, 0, lengths, displs,
+        CollectiveCalls.allgatherv(c, call, false, mine, 0, mine.length, Datatype.BYTE, all, 0, lengths, displs,
             Datatype.BYTE, false);
         return split(all, lengths, displs);
     }
@@ -338,9 +338,9 @@ final class ObjectCollectives {
             all = join(blocks, lengths);
         }
         int[] length = new int[1];
-        Collective.scatter(c, call, false, lengths, 0, 1, Datatype.INT, length, 0, 1, Datatype.INT, root, false);
+        CollectiveCalls.scatter(c, call, false, lengths, 0, 1, Datatype.INT, length, 0, 1, Datatype.INT, root, false);
         byte[] mine = new byte[length[0]];
-        Collective.scatterv(c, call, false, all, 0, lengths, displacements(lengths), Datatype.BYTE, mine, 0,
+        CollectiveCalls.scatterv(c, call, false, all, 0, lengths, displacements(lengths), Datatype.BYTE, mine, 0,
             length[0], Datatype.BYTE, root, false);
         return mine;
     }
@@ -352,10 +352,10 @@ final class ObjectCollectives {
             sendLengths[i] = out[i].length;
         }
         int[] recvLengths = new int[size];
-        Collective.alltoall(c, call, false, sendLengths, 0, 1, Datatype.INT, recvLengths, 0, 1, Datatype.INT);
+        CollectiveCalls.alltoall(c, call, false, sendLengths, 0, 1, Datatype.INT, recvLengths, 0, 1, Datatype.INT);
         int[] recvDispls = displacements(recvLengths);
         byte[] in = new byte[recvDispls[size - 1] + recvLengths[size - 1]];
-        Collective.alltoallv(c, call, false, join(out, sendLengths), 0, sendLengths, displacements(sendLengths),
+        CollectiveCalls.alltoallv(c, call, false, join(out, sendLengths), 0, sendLengths, displacements(sendLengths),
             Datatype.BYTE, in, 0, recvLengths, recvDispls, Datatype.BYTE);
         return split(in, recvLengths, recvDispls);
     }
