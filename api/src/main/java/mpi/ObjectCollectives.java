@@ -2,13 +2,12 @@ package mpi;
 
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import mpjbuf.ObjectStreams;
 import org.mpjlite.smpdev.Rank;
-import org.mpjlite.smpdev.data.Packing;
+import org.mpjlite.smpdev.data.ObjectSerializer;
 
 /**
  * The collectives of mpiJava on MPI.OBJECT data (and derived types over objects): each rank
- * serializes the objects it contributes, the serialized bytes move through the ordinary byte
+ * serializes the objects it contributes ({@link ObjectSerializer}), the serialized bytes move through the ordinary byte
  * collectives (lengths first, then the bytes), and each receiving rank deserializes them with its own
  * class loader (the calling thread's context loader: under mpjrun, the rank's), so every rank gets
  * copies of its own classes. Reductions on objects take a user-defined operation and combine the
@@ -184,7 +183,7 @@ final class ObjectCollectives {
             Check.buffer(call, "receive buffer", rbuf, roff, count, type.units(), type);
             Check.writable(call, rbuf);
             Object[] result = combine(call, r, blocks, 0, size, count, type);
-            Packing.place(result, rbuf, roff * (long) type.unit(), count, type.map);
+            ObjectSerializer.place(result, rbuf, roff * (long) type.unit(), count, type.map);
         }
         return null;
     }
@@ -203,7 +202,7 @@ final class ObjectCollectives {
         byte[][] blocks = allgatherBytes(c, call, mine);
         int last = prefix == Prefix.ALL ? size : prefix == Prefix.INCLUSIVE ? rank + 1 : rank;
         if (last > 0) {
-            Packing.place(combine(call, r, blocks, 0, last, count, type), rbuf, roff * (long) type.unit(), count,
+            ObjectSerializer.place(combine(call, r, blocks, 0, last, count, type), rbuf, roff * (long) type.unit(), count,
                 type.map);
         }
         return null;
@@ -252,15 +251,15 @@ final class ObjectCollectives {
 
     /** {@code [int n][the n objects serialized]}: the objects of {@code items} items from byte {@code origin}. */
     private static byte[] serialize(String call, Object buf, long origin, int items, Datatype type) {
-        Object[] objects = Packing.objects(buf, origin, items, type.map);
+        Object[] objects = ObjectSerializer.objects(buf, origin, items, type.map);
         for (int i = 0; i < objects.length; i++) {
-            if (objects[i] != null && !(objects[i] instanceof java.io.Serializable)) {
+            if (!ObjectSerializer.serializable(objects[i])) {
                 throw new MPIException(MPI.ERR_ARG, call + ": object " + i + " of the block sent, a "
                     + objects[i].getClass().getName() + ", is not Serializable");
             }
         }
         try {
-            byte[] stream = ObjectStreams.serialize(objects, 0, objects.length);
+            byte[] stream = ObjectSerializer.serialize(objects);
             return ByteBuffer.allocate(4 + stream.length).putInt(objects.length).put(stream).array();
         } catch (IllegalArgumentException e) {
             throw new MPIException(MPI.ERR_ARG, call + ": cannot serialize the block sent: " + e.getMessage());
@@ -274,21 +273,19 @@ final class ObjectCollectives {
             throw new MPIException(MPI.ERR_COUNT, call + ": rank " + from + " contributed " + sent
                 + " objects, this rank expects " + n);
         }
-        Object[] objects = new Object[n];
         try {
-            ObjectStreams.deserialize(block, 4, block.length - 4, objects, 0, n,
+            return ObjectSerializer.deserialize(block, 4, block.length - 4, n,
                 Thread.currentThread().getContextClassLoader());
         } catch (IllegalStateException | UncheckedIOException e) {
             throw new MPIException(MPI.ERR_TYPE, call + ": cannot deserialize the objects of rank " + from + ": "
                 + e.getMessage());
         }
-        return objects;
     }
 
     private static void deserialize(String call, byte[] block, Object buf, long origin, int items, Datatype type,
                                     int from) {
         Object[] objects = objects(call, block, Math.toIntExact(type.map.elements() * items), from);
-        Packing.place(objects, buf, origin, items, type.map);
+        ObjectSerializer.place(objects, buf, origin, items, type.map);
     }
 
     // ---- variable-length bytes through the byte collectives ------------------------------------
