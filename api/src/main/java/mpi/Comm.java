@@ -1,5 +1,6 @@
 package mpi;
 
+import org.mpjlite.smpdev.Membership;
 import org.mpjlite.smpdev.Rank;
 import org.mpjlite.smpdev.collective.Team;
 import org.mpjlite.smpdev.p2p.SendMode;
@@ -36,11 +37,11 @@ public abstract class Comm implements Freeable, Cloneable {
      * The members in rank order; null for the predefined communicators, whose members follow from
      * the calling rank (every rank of its job, or itself). Empty for a null communicator.
      */
-    private final Rank[] members;
+    private final Membership members;
     /** The bound rank's index in {@link #members}. */
     private final int index;
     /** The remote group of an intercommunicator, in rank order; null for an intracommunicator. */
-    private final Rank[] remote;
+    private final Membership remote;
     /**
      * The context point-to-point sends go to: the receivers' {@link #context}, which for an
      * intercommunicator is the remote group's.
@@ -67,8 +68,8 @@ public abstract class Comm implements Freeable, Cloneable {
         this.attributes = bound == null ? null : new Attributes();
     }
 
-    /** A communicator of {@code members}, as seen by {@code members[index]}. */
-    Comm(Rank[] members, int index, int context, String name) {
+    /** A communicator of {@code members}, as seen by its member {@code index}. */
+    Comm(Membership members, int index, int context, String name) {
         this(members, index, null, context, context, name);
     }
 
@@ -76,8 +77,8 @@ public abstract class Comm implements Freeable, Cloneable {
      * An intercommunicator between {@code local} and {@code remote}, as seen by {@code local[index]}:
      * it receives on {@code context} and sends on {@code sendContext}, the remote group's.
      */
-    Comm(Rank[] local, int index, Rank[] remote, int context, int sendContext, String name) {
-        this.bound = local.length == 0 ? null : local[index];
+    Comm(Membership local, int index, Membership remote, int context, int sendContext, String name) {
+        this.bound = local.size() == 0 ? null : local.rank(index);
         this.context = context;
         this.members = local;
         this.index = index;
@@ -116,7 +117,7 @@ public abstract class Comm implements Freeable, Cloneable {
     }
 
     final int size(Rank me) {
-        return members != null ? members.length : self ? 1 : me.job().size();
+        return members != null ? members.size() : self ? 1 : me.job().size();
     }
 
     final int rankIn(Rank me) {
@@ -124,30 +125,30 @@ public abstract class Comm implements Freeable, Cloneable {
     }
 
     final Rank peer(Rank me, int commRank) {
-        return members != null ? members[commRank] : self ? me : me.job().rank(commRank);
+        return members != null ? members.rank(commRank) : self ? me : me.job().rank(commRank);
     }
 
     /** The number of ranks a point-to-point call can name: the remote group's size for an intercommunicator. */
     final int peerCount(Rank me) {
-        return remote != null ? remote.length : size(me);
+        return remote != null ? remote.size() : size(me);
     }
 
     /** The rank a point-to-point call names as {@code commRank} (of the remote group, for an intercommunicator). */
     final Rank target(Rank me, int commRank) {
-        return remote != null ? remote[commRank] : peer(me, commRank);
+        return remote != null ? remote.rank(commRank) : peer(me, commRank);
     }
 
     /** The remote group of an intercommunicator, in rank order; null for an intracommunicator. */
-    final Rank[] remoteMembers() {
+    final Membership remoteMembers() {
         return remote;
     }
 
     /** The members in rank order, as seen by {@code me}. */
-    final Rank[] members(Rank me) {
+    final Membership members(Rank me) {
         if (members != null) {
             return members;
         }
-        return self ? new Rank[] {me} : me.job().ranks().toArray(new Rank[0]);
+        return self ? Membership.self(me) : me.job().world();
     }
 
     /** A new communicator with the same members in the same order and a context of its own. Collective. */
@@ -160,13 +161,13 @@ public abstract class Comm implements Freeable, Cloneable {
     /** The group of this communicator's members. */
     public Group Group() {
         Rank me = localRank("Group");
-        return new Group(members(me), me);
+        return new Group(members(me).ranks(), me);
     }
 
     /** Open MPI's {@link #Group}. */
     public final Group getGroup() {
         Rank me = localRank("getGroup");
-        return new Group(members(me), me);
+        return new Group(members(me).ranks(), me);
     }
 
     /** {@code MPI.CART} or {@code MPI.GRAPH} for the communicators with a topology; overridden there. */
@@ -188,7 +189,7 @@ public abstract class Comm implements Freeable, Cloneable {
 
     /** True when this is a null communicator (Open MPI's {@code isNull}): no rank is a member, or it was freed. */
     public final boolean isNull() {
-        return freed || members != null && members.length == 0;
+        return freed || members != null && members.size() == 0;
     }
 
     // ---- comparing, freeing, naming ------------------------------------------------------------
@@ -220,9 +221,10 @@ public abstract class Comm implements Freeable, Cloneable {
         if (comm1.context == comm2.context) {
             return MPI.IDENT;
         }
-        int local = Group.compare(comm1.members(me), comm2.members(me));
+        int local = Group.compare(comm1.members(me).ranks(), comm2.members(me).ranks());
         // IDENT < SIMILAR < UNEQUAL: of the two groups of intercommunicators, the weaker result counts.
-        int result = comm1.remote == null ? local : Math.max(local, Group.compare(comm1.remote, comm2.remote));
+        int result = comm1.remote == null ? local : Math.max(local,
+            Group.compare(comm1.remote.ranks(), comm2.remote.ranks()));
         return result == MPI.IDENT ? MPI.CONGRUENT : result;
     }
 
@@ -274,9 +276,8 @@ public abstract class Comm implements Freeable, Cloneable {
         }
         local(me).name = name;
         if (rankIn(me) == 0) {
-            me.job().describeContext(context, name + " (" + this.name + ")",
-                members == null ? null : worldRanks(remote != null ? remote : members),
-                members == null ? null : worldRanks(members));
+            me.job().describeContext(context, name + " (" + this.name + ")", remote != null ? remote : members,
+                members);
         }
     }
 
@@ -308,14 +309,6 @@ public abstract class Comm implements Freeable, Cloneable {
     private Attributes local(Rank me) {
         Attributes a = attributes;
         return a != null ? a : me.job().shared(new Attributes.Key(me.id(), context), k -> new Attributes());
-    }
-
-    static int[] worldRanks(Rank[] ranks) {
-        int[] world = new int[ranks.length];
-        for (int i = 0; i < ranks.length; i++) {
-            world[i] = ranks[i].id();
-        }
-        return world;
     }
 
     // ---- intercommunicators -----------------------------------------------------------------------
@@ -799,8 +792,8 @@ public abstract class Comm implements Freeable, Cloneable {
 
     public final void scatter(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                               Datatype recvtype, int root) {
-        CollectiveCalls.scatter(this, "scatter", false, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, recvtype,
-            root, false);
+        CollectiveCalls.scatter(this, "scatter", false, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount,
+            recvtype, root, false);
     }
 
     /** In place: at the root {@code buf} is the send buffer and its own block stays; elsewhere the receive buffer. */
@@ -820,8 +813,8 @@ public abstract class Comm implements Freeable, Cloneable {
 
     public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Object recvbuf,
                                int recvcount, Datatype recvtype, int root) {
-        CollectiveCalls.scatterv(this, "scatterv", false, sendbuf, 0, sendcount, displs, sendtype, recvbuf, 0, recvcount,
-            recvtype, root, false);
+        CollectiveCalls.scatterv(this, "scatterv", false, sendbuf, 0, sendcount, displs, sendtype, recvbuf, 0,
+            recvcount, recvtype, root, false);
     }
 
     /** In place, at the root: its own block stays in {@code sendbuf}. */
@@ -832,8 +825,8 @@ public abstract class Comm implements Freeable, Cloneable {
 
     /** In place, at a non-root: receives {@code recvcount} items. */
     public final void scatterv(Object recvbuf, int recvcount, Datatype recvtype, int root) {
-        CollectiveCalls.scatterv(this, "scatterv", false, null, 0, null, null, recvtype, recvbuf, 0, recvcount, recvtype,
-            root, true);
+        CollectiveCalls.scatterv(this, "scatterv", false, null, 0, null, null, recvtype, recvbuf, 0, recvcount,
+            recvtype, root, true);
     }
 
     public final Request iScatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Object recvbuf,
@@ -865,8 +858,8 @@ public abstract class Comm implements Freeable, Cloneable {
 
     public final Request iAllGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                                     Datatype recvtype) {
-        return CollectiveCalls.allgather(this, "iAllGather", true, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount,
-            recvtype, false);
+        return CollectiveCalls.allgather(this, "iAllGather", true, sendbuf, 0, sendcount, sendtype, recvbuf, 0,
+            recvcount, recvtype, false);
     }
 
     public final Request iAllGather(Object buf, int count, Datatype type) {
@@ -892,13 +885,14 @@ public abstract class Comm implements Freeable, Cloneable {
     }
 
     public final Request iAllGatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) {
-        return CollectiveCalls.allgatherv(this, "iAllGatherv", true, null, 0, 0, recvtype, recvbuf, 0, recvcount, displs,
-            recvtype, true);
+        return CollectiveCalls.allgatherv(this, "iAllGatherv", true, null, 0, 0, recvtype, recvbuf, 0, recvcount,
+            displs, recvtype, true);
     }
 
     public final void allToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                                Datatype recvtype) {
-        CollectiveCalls.alltoall(this, "allToAll", false, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, recvtype);
+        CollectiveCalls.alltoall(this, "allToAll", false, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount,
+            recvtype);
     }
 
     public final Request iAllToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
@@ -967,7 +961,8 @@ public abstract class Comm implements Freeable, Cloneable {
     }
 
     public final void reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op) {
-        CollectiveCalls.reduceScatter(this, "reduceScatter", false, sendbuf, 0, recvbuf, 0, recvcounts, 0, type, op, false);
+        CollectiveCalls.reduceScatter(this, "reduceScatter", false, sendbuf, 0, recvbuf, 0, recvcounts, 0, type, op,
+            false);
     }
 
     /** In place: {@code buf} holds the whole contribution; the rank's block of the result goes at its start. */
@@ -976,8 +971,8 @@ public abstract class Comm implements Freeable, Cloneable {
     }
 
     public final Request iReduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op) {
-        return CollectiveCalls.reduceScatter(this, "iReduceScatter", true, sendbuf, 0, recvbuf, 0, recvcounts, 0, type, op,
-            false);
+        return CollectiveCalls.reduceScatter(this, "iReduceScatter", true, sendbuf, 0, recvbuf, 0, recvcounts, 0, type,
+            op, false);
     }
 
     public final Request iReduceScatter(Object buf, int[] counts, Datatype type, Op op) {
@@ -985,8 +980,8 @@ public abstract class Comm implements Freeable, Cloneable {
     }
 
     public final void reduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op) {
-        CollectiveCalls.reduceScatter(this, "reduceScatterBlock", false, sendbuf, 0, recvbuf, 0, null, recvcount, type, op,
-            false);
+        CollectiveCalls.reduceScatter(this, "reduceScatterBlock", false, sendbuf, 0, recvbuf, 0, null, recvcount, type,
+            op, false);
     }
 
     public final void reduceScatterBlock(Object buf, int count, Datatype type, Op op) {

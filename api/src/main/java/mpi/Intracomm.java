@@ -1,5 +1,6 @@
 package mpi;
 
+import org.mpjlite.smpdev.Membership;
 import org.mpjlite.smpdev.Rank;
 
 /**
@@ -16,7 +17,7 @@ public class Intracomm extends Comm {
         super(bound, context, self, name);
     }
 
-    Intracomm(Rank[] members, int index, int context, String name) {
+    Intracomm(Membership members, int index, int context, String name) {
         super(members, index, context, name);
     }
 
@@ -104,8 +105,9 @@ public class Intracomm extends Comm {
         }
         Rank me = rank(call);
         java.util.BitSet parent = new java.util.BitSet();
-        for (Rank r : members(me)) {
-            parent.set(r.id());
+        Membership members = members(me);
+        for (int i = 0; i < members.size(); i++) {
+            parent.set(members.worldRank(i));
         }
         int key = -1;
         for (int i = 0; i < group.members.length; i++) {
@@ -196,8 +198,8 @@ public class Intracomm extends Comm {
 
     public void Allgather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
                           int recvoffset, int recvcount, Datatype recvtype) {
-        CollectiveCalls.allgather(this, "Allgather", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
-            recvcount, recvtype, false);
+        CollectiveCalls.allgather(this, "Allgather", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf,
+            recvoffset, recvcount, recvtype, false);
     }
 
     public void Allgatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
@@ -220,20 +222,20 @@ public class Intracomm extends Comm {
 
     public void Reduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype datatype,
                        Op op, int root) {
-        CollectiveCalls.reduce(this, "Reduce", false, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op, root,
-            false);
+        CollectiveCalls.reduce(this, "Reduce", false, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op,
+            root, false);
     }
 
     public void Allreduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
                           Datatype datatype, Op op) {
-        CollectiveCalls.allreduce(this, "Allreduce", false, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op,
-            false);
+        CollectiveCalls.allreduce(this, "Allreduce", false, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype,
+            op, false);
     }
 
     public void Reduce_scatter(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int[] recvcounts,
                                Datatype datatype, Op op) {
-        CollectiveCalls.reduceScatter(this, "Reduce_scatter", false, sendbuf, sendoffset, recvbuf, recvoffset, recvcounts,
-            0, datatype, op, false);
+        CollectiveCalls.reduceScatter(this, "Reduce_scatter", false, sendbuf, sendoffset, recvbuf, recvoffset,
+            recvcounts, 0, datatype, op, false);
     }
 
     public void Scan(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype datatype,

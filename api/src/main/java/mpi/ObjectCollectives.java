@@ -202,8 +202,8 @@ final class ObjectCollectives {
         byte[][] blocks = allgatherBytes(c, call, mine);
         int last = prefix == Prefix.ALL ? size : prefix == Prefix.INCLUSIVE ? rank + 1 : rank;
         if (last > 0) {
-            ObjectSerializer.place(combine(call, r, blocks, 0, last, count, type), rbuf, roff * (long) type.unit(), count,
-                type.map);
+            ObjectSerializer.place(combine(call, r, blocks, 0, last, count, type), rbuf, roff * (long) type.unit(),
+                count, type.map);
         }
         return null;
     }

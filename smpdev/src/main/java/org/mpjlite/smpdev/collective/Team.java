@@ -9,6 +9,7 @@ import org.mpjlite.smpdev.collective.CollectiveRequest;
 import org.mpjlite.smpdev.error.ErrorClass;
 import org.mpjlite.smpdev.error.Errors;
 import org.mpjlite.smpdev.Job;
+import org.mpjlite.smpdev.Membership;
 import org.mpjlite.smpdev.Rank;
 
 /**
@@ -65,7 +66,7 @@ public final class Team {
     private static final int KNOWN_EPOCH = 4;
     private static final VarHandle STATE = MethodHandles.arrayElementVarHandle(long[].class);
 
-    private final Rank[] members;
+    private final Membership members;
     private final Slot[] slots;
     /** {@code --check}: non-blocking members record their line at the call, for mismatch reports. */
     private final boolean check;
@@ -82,46 +83,46 @@ public final class Team {
     /** Members waiting to enter a busy slot: departures wake them (rare; read on every departure). */
     private final AtomicInteger entering = new AtomicInteger();
 
-    private Team(Rank[] members) {
+    private Team(Membership members) {
         this.members = members;
         this.slots = new Slot[SLOTS];
         for (int i = 0; i < SLOTS; i++) {
-            slots[i] = new Slot(members.length);
+            slots[i] = new Slot(members.size());
         }
-        this.state = new long[members.length * PAD];
-        this.lines = new EpochLines(members.length);
-        this.check = members[0].job().config().check();
+        this.state = new long[members.size() * PAD];
+        this.lines = new EpochLines(members.size());
+        this.check = members.rank(0).job().config().check();
     }
 
     private record Key(int context, int leader) {
     }
 
     /**
-     * The team of a communicator: its collective context and its members, in communicator rank order
-     * (all ranks of a job must pass the same list). Created once per job, on first use.
+     * The team of a communicator: its collective context and its members (all ranks of a job must
+     * pass the same). Created once per job, on first use.
      */
-    public static Team of(Job job, int context, Rank[] members) {
-        return job.shared(new Key(context, members[0].id()), k -> new Team(members.clone()));
+    public static Team of(Job job, int context, Membership members) {
+        return job.shared(new Key(context, members.worldRank(0)), k -> new Team(members));
     }
 
     /** The team of every rank of {@code me}'s job (a world communicator). */
     public static Team world(Rank me, int context) {
         Job job = me.job();
-        return job.shared(new Key(context, 0), k -> new Team(job.ranks().toArray(new Rank[0])));
+        return job.shared(new Key(context, 0), k -> new Team(job.world()));
     }
 
     /** The team of {@code me} alone (a self communicator). */
     public static Team self(Rank me, int context) {
-        return me.job().shared(new Key(context, me.id()), k -> new Team(new Rank[] {me}));
+        return me.job().shared(new Key(context, me.id()), k -> new Team(Membership.self(me)));
     }
 
     public int size() {
-        return members.length;
+        return members.size();
     }
 
     /** True when {@code rank} is this team's member number {@code index} (a cached team still applies). */
     public boolean hasMember(int index, Rank rank) {
-        return index < members.length && members[index] == rank;
+        return index < members.size() && members.rank(index) == rank;
     }
 
     /**
@@ -138,7 +139,7 @@ public final class Team {
             if (!slotFree(s, me, op)) {
                 entering.incrementAndGet();
                 try {
-                    members[me].awaitCondition(() -> slotFree(s, me, op), call);
+                    members.rank(me).awaitCondition(() -> slotFree(s, me, op), call);
                 } finally {
                     entering.decrementAndGet();
                 }
@@ -153,7 +154,7 @@ public final class Team {
     private boolean slotFree(Slot s, int me, long op) {
         long needLeft = op - SLOTS + 1;
         long least = Long.MAX_VALUE;
-        for (int m = 0; m < members.length; m++) {
+        for (int m = 0; m < members.size(); m++) {
             least = Math.min(least, (long) STATE.getVolatile(state, m * PAD + LEFT));
         }
         state[me * PAD + KNOWN_LEFT] = least;
@@ -181,7 +182,7 @@ public final class Team {
             if (check) {
                 p.site = CallSite.here();
             }
-            boolean last = s.arrive(state[me * PAD + ENTERED] - 1) == members.length;
+            boolean last = s.arrive(state[me * PAD + ENTERED] - 1) == members.size();
             // After the arrival is counted: a blocking member that sees this epoch sees the count too.
             long epoch = state[me * PAD + EPOCH] + 1;
             lines.mark(me, epoch);
@@ -247,7 +248,7 @@ public final class Team {
         long epoch = state[base + EPOCH] + 1;
         if (state[base + KNOWN_EPOCH] < epoch - 1) {
             if (!reached(epoch - 1)) {
-                members[me].awaitCondition(() -> reached(epoch - 1), call);
+                members.rank(me).awaitCondition(() -> reached(epoch - 1), call);
             }
             state[base + KNOWN_EPOCH] = epoch - 1;
         }
@@ -258,10 +259,10 @@ public final class Team {
         if (arrivedInLines(epoch)) {
             wakeAll();
         } else {
-            members[me].awaitCondition(() -> arrivedInLines(epoch), call);
+            members.rank(me).awaitCondition(() -> arrivedInLines(epoch), call);
         }
         state[base + KNOWN_EPOCH] = epoch;
-        for (int m = 0; m < members.length; m++) {
+        for (int m = 0; m < members.size(); m++) {
             long h = lines.header(m, epoch);
             if (h != header) {
                 // A later epoch: m has since arrived at later non-blocking collectives, which mark
@@ -288,7 +289,7 @@ public final class Team {
      * the doorbells.
      */
     private boolean arrivedInLines(long epoch) {
-        for (int m = 0; m < members.length; m++) {
+        for (int m = 0; m < members.size(); m++) {
             if (EpochLines.epochOf(lines.header(m, epoch)) < epoch) {
                 return false;
             }
@@ -321,7 +322,7 @@ public final class Team {
         }
         for (Part named : new Part[] {parts[0], parts[other]}) {
             if (named.blocking) {
-                members[me].awaitCondition(() -> named.site != null, call);
+                members.rank(me).awaitCondition(() -> named.site != null, call);
             }
         }
         int errorClass = parts[0].mismatch(parts[other]);
@@ -365,13 +366,13 @@ public final class Team {
         if (reached(epoch)) {
             wakeAll();
         } else {
-            members[me].awaitCondition(() -> reached(epoch), call);
+            members.rank(me).awaitCondition(() -> reached(epoch), call);
         }
         state[me * PAD + KNOWN_EPOCH] = epoch;
     }
 
     private boolean reached(long epoch) {
-        for (int m = 0; m < members.length; m++) {
+        for (int m = 0; m < members.size(); m++) {
             if ((long) STATE.getVolatile(state, m * PAD + EPOCH) < epoch) {
                 return false;
             }
@@ -393,7 +394,7 @@ public final class Team {
      * request: none completes before all kernels ran, since a completed member may reuse its buffers.
      */
     private void finish(Slot s, Kernel kernel) {
-        int n = members.length;
+        int n = members.size();
         int other = firstMismatch(s.parts);
         if (other >= 0) {
             int errorClass = s.parts[0].mismatch(s.parts[other]);
@@ -424,7 +425,7 @@ public final class Team {
      * successfully.
      */
     private void completeAll(Slot s, RuntimeException[] errors, int errorClass, String[] reports) {
-        int n = members.length;
+        int n = members.size();
         CollectiveRequest[] requests = new CollectiveRequest[n];
         for (int m = 0; m < n; m++) {
             requests[m] = s.parts[m].request;
@@ -443,14 +444,15 @@ public final class Team {
             } else if (e instanceof KernelError k) {
                 requests[m].fail(k.errorClass, k.getMessage());
             } else {
-                requests[m].fail(ErrorClass.ERR_OTHER, "the collective failed for rank " + members[m].id() + ": " + e);
+                requests[m].fail(ErrorClass.ERR_OTHER, "the collective failed for rank " + members.worldRank(m) + ": "
+                    + e);
             }
         }
     }
 
     private void wakeAll() {
-        for (Rank r : members) {
-            r.wakeWaiters();
+        for (int m = 0; m < members.size(); m++) {
+            members.rank(m).wakeWaiters();
         }
     }
 }

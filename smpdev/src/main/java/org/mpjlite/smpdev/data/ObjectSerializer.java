@@ -31,7 +31,10 @@ public final class ObjectSerializer {
         return objects;
     }
 
-    /** Stores {@code objects}, in type-map order, as the elements of {@code items} items: the inverse of {@link #objects}. */
+    /**
+     * Stores {@code objects}, in type-map order, as the elements of {@code items} items: the inverse
+     * of {@link #objects}.
+     */
     public static void place(Object[] objects, Object buffer, long origin, int items, TypeMap map) {
         int[] at = new int[1];
         map.walk(origin, items, Long.MAX_VALUE, (type, pos, n) -> {
