@@ -579,11 +579,11 @@ public abstract class Comm implements Freeable, Cloneable {
 
     /** The status of a waiting message the pattern accepts, or null if there is none. */
     public Status Iprobe(int source, int tag) {
-        return PointToPointCalls.iprobe(this, "Iprobe", source, tag);
+        return PointToPointCalls.probe(this, "Iprobe", source, tag, false);
     }
 
     public Status Probe(int source, int tag) {
-        return PointToPointCalls.probe(this, "Probe", source, tag);
+        return PointToPointCalls.probe(this, "Probe", source, tag, true);
     }
 
     // ---- Open MPI Java ----------------------------------------------------------------------
@@ -686,11 +686,11 @@ public abstract class Comm implements Freeable, Cloneable {
     }
 
     public final Status iProbe(int source, int tag) {
-        return PointToPointCalls.iprobe(this, "iProbe", source, tag);
+        return PointToPointCalls.probe(this, "iProbe", source, tag, false);
     }
 
     public final Status probe(int source, int tag) {
-        return PointToPointCalls.probe(this, "probe", source, tag);
+        return PointToPointCalls.probe(this, "probe", source, tag, true);
     }
 
     // ---- collectives: Open MPI Java (mpiJava's are on Intracomm; both go through CollectiveCalls) ----

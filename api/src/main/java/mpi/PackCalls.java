@@ -60,7 +60,7 @@ final class PackCalls {
 
     /** Packs into an mpjbuf buffer (MPJ Express): typed sections appended at its write position. */
     static int pack(Comm c, String call, Object in, int offset, int count, Datatype type, mpjbuf.Buffer out,
-        int position) {
+                    int position) {
         c.localRank(call);
         Check.buffer(call, "input buffer", in, offset, count, type.units(), type);
         if (out == null) {
@@ -88,7 +88,7 @@ final class PackCalls {
      * rewound) first, so Pack then Unpack from 0 reads what was packed.
      */
     static int unpack(Comm c, String call, mpjbuf.Buffer in, int position, Object out, int offset, int count,
-        Datatype type) {
+                      Datatype type) {
         c.localRank(call);
         if (in == null) {
             throw new MPIException(MPI.ERR_BUFFER, call + ": input buffer is null");

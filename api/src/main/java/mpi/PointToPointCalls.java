@@ -20,9 +20,8 @@ final class PointToPointCalls {
     private PointToPointCalls() {
     }
 
-    private static SendRequest startSend(Comm c, String call, Rank me, Object buf, int offset, int count,
-        Datatype type, int dest,
-                                  int tag, SendMode mode) {
+    private static SendRequest startSend(Comm c, String call, Rank me, Object buf, int offset, int count, Datatype type,
+                                         int dest, int tag, SendMode mode) {
         Check.buffer(call, buf, offset, count, type);
         Check.dest(call, dest, c.peerCount(me));
         Check.sendTag(call, tag);
@@ -34,16 +33,14 @@ final class PointToPointCalls {
         }
         try {
             return PointToPoint.isend(me, c.target(me, dest), c.sendContext, c.rankIn(me), tag, buf, offset, count,
-                type.map,
-                mode, call);
+                type.map, mode, call);
         } catch (IllegalArgumentException e) {
             throw new MPIException(MPI.ERR_ARG, call + ": cannot serialize the send buffer: " + e.getMessage());
         }
     }
 
-    private static RecvRequest startRecv(Comm c, String call, Rank me, Object buf, int offset, int count,
-        Datatype type, int source,
-                                  int tag) {
+    private static RecvRequest startRecv(Comm c, String call, Rank me, Object buf, int offset, int count, Datatype type,
+                                         int source, int tag) {
         Check.buffer(call, buf, offset, count, type);
         Check.writable(call, buf);
         Check.source(call, source, c.peerCount(me));
@@ -55,7 +52,7 @@ final class PointToPointCalls {
     }
 
     static void send(Comm c, String call, Object buf, int offset, int count, Datatype type, int dest, int tag,
-        SendMode mode) {
+                     SendMode mode) {
         try {
             Rank me = c.rank(call);
             SendRequest op = startSend(c, call, me, buf, offset, count, type, dest, tag, mode);
@@ -68,7 +65,7 @@ final class PointToPointCalls {
     }
 
     static Request isend(Comm c, String call, Object buf, int offset, int count, Datatype type, int dest, int tag,
-                        SendMode mode) {
+                         SendMode mode) {
         try {
             Rank me = c.rank(call);
             SendRequest op = startSend(c, call, me, buf, offset, count, type, dest, tag, mode);
@@ -112,7 +109,7 @@ final class PointToPointCalls {
     }
 
     static Prequest sendInit(Comm c, String call, Object buf, int offset, int count, Datatype type, int dest, int tag,
-                            SendMode mode) {
+                             SendMode mode) {
         try {
             Rank me = c.rank(call);
             Check.buffer(call, buf, offset, count, type);
@@ -125,7 +122,7 @@ final class PointToPointCalls {
     }
 
     static Prequest recvInit(Comm c, String call, Object buf, int offset, int count, Datatype type, int source,
-        int tag) {
+                             int tag) {
         try {
             Rank me = c.rank(call);
             Check.buffer(call, buf, offset, count, type);
@@ -138,7 +135,7 @@ final class PointToPointCalls {
     }
 
     static Status sendRecv(Comm c, String call, Object sbuf, int soff, int scount, Datatype stype, int dest, int stag,
-                          Object rbuf, int roff, int rcount, Datatype rtype, int source, int rtag) {
+                           Object rbuf, int roff, int rcount, Datatype rtype, int source, int rtag) {
         try {
             Rank me = c.rank(call);
             RecvRequest r = startRecv(c, call, me, rbuf, roff, rcount, rtype, source, rtag);
@@ -153,7 +150,7 @@ final class PointToPointCalls {
     }
 
     static Status sendRecvReplace(Comm c, String call, Object buf, int offset, int count, Datatype type, int dest,
-                                 int stag, int source, int rtag) {
+                                  int stag, int source, int rtag) {
         try {
             Check.buffer(call, buf, offset, count, type);
             if (!type.map.isContiguous()) {
@@ -173,7 +170,11 @@ final class PointToPointCalls {
         }
     }
 
-    static Status iprobe(Comm c, String call, int source, int tag) {
+    /**
+     * Probe, or Iprobe when not {@code blocking}: the status of a waiting message the pattern
+     * accepts; for Iprobe null if there is none yet.
+     */
+    static Status probe(Comm c, String call, int source, int tag, boolean blocking) {
         try {
             Rank me = c.rank(call);
             Check.source(call, source, c.peerCount(me));
@@ -181,22 +182,9 @@ final class PointToPointCalls {
             if (source == MPI.PROC_NULL) {
                 return Status.procNull();
             }
-            Message m = PointToPoint.iprobe(me, c.context, source, tag);
+            Message m = blocking ? PointToPoint.probe(me, c.context, source, tag, call)
+                : PointToPoint.iprobe(me, c.context, source, tag);
             return m == null ? null : Status.of(m);
-        } catch (MPIException e) {
-            throw c.raise(e);
-        }
-    }
-
-    static Status probe(Comm c, String call, int source, int tag) {
-        try {
-            Rank me = c.rank(call);
-            Check.source(call, source, c.peerCount(me));
-            Check.recvTag(call, tag);
-            if (source == MPI.PROC_NULL) {
-                return Status.procNull();
-            }
-            return Status.of(PointToPoint.probe(me, c.context, source, tag, call));
         } catch (MPIException e) {
             throw c.raise(e);
         }
