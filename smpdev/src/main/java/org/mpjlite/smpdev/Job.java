@@ -138,6 +138,7 @@ public final class Job {
      * The job-wide object stored under {@code key}, created by {@code factory} on first use (once,
      * even when ranks ask concurrently): state that ranks of a communicator share, such as the
      * collective engine's per-communicator slots. Thread-safe; the object is safely published.
+     * {@code factory} must not call this method (the table cannot be updated from inside an update).
      */
     @SuppressWarnings("unchecked")
     public <T> T shared(Object key, java.util.function.Function<Object, T> factory) {

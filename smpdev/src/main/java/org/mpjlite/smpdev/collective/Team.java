@@ -113,7 +113,9 @@ public final class Team {
 
     /** The team of {@code me} alone (a self communicator). */
     public static Team self(Rank me, int context) {
-        return me.job().shared(new Key(context, me.id()), k -> new Team(Membership.self(me)));
+        // Looked up before: the job's shared table cannot be updated from inside its own update.
+        Membership members = Membership.self(me);
+        return me.job().shared(new Key(context, me.id()), k -> new Team(members));
     }
 
     public int size() {
