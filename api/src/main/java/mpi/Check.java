@@ -1,6 +1,7 @@
 package mpi;
 
 import org.mpjlite.smpdev.data.BasicType;
+import org.mpjlite.smpdev.data.ObjectSerializer;
 import org.mpjlite.smpdev.data.TypeMap;
 
 /**
@@ -88,7 +89,7 @@ final class Check {
         Object[] objects = (Object[]) buf;
         type.map.walk(offset, count, Long.MAX_VALUE, (t, pos, n) -> {
             for (int i = (int) pos; i < pos + n; i++) {
-                if (objects[i] != null && !(objects[i] instanceof java.io.Serializable)) {
+                if (!ObjectSerializer.serializable(objects[i])) {
                     throw new MPIException(MPI.ERR_ARG, call + ": element " + i + " of the send buffer, a "
                         + objects[i].getClass().getName() + ", is not Serializable");
                 }

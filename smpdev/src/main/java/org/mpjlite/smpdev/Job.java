@@ -31,6 +31,8 @@ public final class Job {
     public static final int FIRST_FREE_CONTEXT = 4;
     private final JobConfig config;
     private final Rank[] ranks;
+    /** Every rank, in order: the members of a world communicator. */
+    private final Membership world;
     private final Transfer transfer;
     private final WaitStrategy waitStrategy;
     private final BufferFactory buffers;
@@ -55,6 +57,7 @@ public final class Job {
         for (int i = 0; i < ranks.length; i++) {
             ranks[i] = new Rank(this, i);
         }
+        this.world = new Membership(ranks);
     }
 
     /**
@@ -129,6 +132,7 @@ public final class Job {
      * The job-wide object stored under {@code key}, created by {@code factory} on first use (once,
      * even when ranks ask concurrently): state that ranks of a communicator share, such as the
      * collective engine's per-communicator slots. Thread-safe; the object is safely published.
+     * {@code factory} must not call this method (the table cannot be updated from inside an update).
      */
     @SuppressWarnings("unchecked")
     public <T> T shared(Object key, java.util.function.Function<Object, T> factory) {
@@ -186,22 +190,21 @@ public final class Job {
 
     /**
      * What reports need to know of a context: its communicator's name ({@code MPI.COMM_WORLD}), and
-     * the world rank of each source rank a receive on it names (for an intercommunicator, the remote
+     * the members a receive on it names as source ranks (for an intercommunicator, the remote
      * group; null when source ranks are world ranks). The API layer calls this for every context it
      * creates.
      */
-    public void describeContext(int context, String name, int[] sourceWorldRanks) {
-        describeContext(context, name, sourceWorldRanks, sourceWorldRanks);
+    public void describeContext(int context, String name, Membership sources) {
+        describeContext(context, name, sources, sources);
     }
 
     /**
-     * As {@link #describeContext(int, String, int[])} for a context whose senders and receivers are
-     * different groups (an intercommunicator): {@code destWorldRanks} are the world ranks of the
-     * destination ranks sends on it name.
+     * As {@link #describeContext(int, String, Membership)} for a context whose senders and receivers
+     * are different groups (an intercommunicator): {@code dests} are the members sends on it name as
+     * destination ranks.
      */
-    public void describeContext(int context, String name, int[] sourceWorldRanks, int[] destWorldRanks) {
-        contexts.put(context, new ContextInfo(name, sourceWorldRanks == null ? null : sourceWorldRanks.clone(),
-            destWorldRanks == null ? null : destWorldRanks.clone()));
+    public void describeContext(int context, String name, Membership sources, Membership dests) {
+        contexts.put(context, new ContextInfo(name, sources, dests));
     }
 
     /** Names a context whose source ranks are world ranks. */
@@ -222,37 +225,30 @@ public final class Job {
     /** Adds the world ranks a receive on {@code context} from {@code source} (or ANY_SOURCE) waits for. */
     public void addSourceRanks(int context, int source, java.util.BitSet ranks) {
         ContextInfo info = contexts.get(context);
-        int[] world = info == null ? null : info.sourceWorldRanks;
+        Membership sources = info == null ? null : info.sources;
         if (source == org.mpjlite.matching.Envelope.ANY_SOURCE) {
-            if (world == null) {
+            if (sources == null) {
                 ranks.set(0, size());
             } else {
-                for (int w : world) {
-                    ranks.set(w);
+                for (int i = 0; i < sources.size(); i++) {
+                    ranks.set(sources.worldRank(i));
                 }
             }
-        } else if (world == null) {
+        } else if (sources == null) {
             ranks.set(source);
-        } else if (source >= 0 && source < world.length) {
-            ranks.set(world[source]);
+        } else if (source >= 0 && source < sources.size()) {
+            ranks.set(sources.worldRank(source));
         }
     }
 
     /** The rank a send on {@code context} to {@code dest} names: its rank in the receiving group. */
     public int destRank(int context, Rank dest) {
         ContextInfo info = contexts.get(context);
-        int[] world = info == null ? null : info.destWorldRanks;
-        if (world != null) {
-            for (int i = 0; i < world.length; i++) {
-                if (world[i] == dest.id()) {
-                    return i;
-                }
-            }
-        }
-        return dest.id();
+        int index = info == null || info.dests == null ? -1 : info.dests.indexOf(dest);
+        return index >= 0 ? index : dest.id();
     }
 
-    private record ContextInfo(String name, int[] sourceWorldRanks, int[] destWorldRanks) {
+    private record ContextInfo(String name, Membership sources, Membership dests) {
     }
 
     /** Ranks that have called Init so far. */
@@ -301,6 +297,11 @@ public final class Job {
         for (Rank r : ranks) {
             r.wake();
         }
+    }
+
+    /** Every rank, in order: the members of a world communicator. */
+    public Membership world() {
+        return world;
     }
 
     /** The ranks, in order (diagnostics and tests). */

@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.mpjlite.smpdev.Job;
+import org.mpjlite.smpdev.Membership;
 import org.mpjlite.smpdev.Rank;
 import org.mpjlite.smpdev.Tunables;
 import org.mpjlite.smpdev.data.BasicType;
@@ -66,7 +67,7 @@ public final class Team {
     private static final int KNOWN_EPOCH = 4;
     private static final VarHandle STATE = MethodHandles.arrayElementVarHandle(long[].class);
 
-    private final Rank[] members;
+    private final Membership members;
     /** The job's wait strategy: every wait of a member goes through it, on the member's rank. */
     private final WaitStrategy waits;
     private final Slot[] slots;
@@ -86,47 +87,49 @@ public final class Team {
     /** Members waiting to enter a busy slot: departures wake them (rare; read on every departure). */
     private final AtomicInteger entering = new AtomicInteger();
 
-    private Team(Rank[] members) {
+    private Team(Membership members) {
         this.members = members;
         this.slots = new Slot[SLOTS];
         for (int i = 0; i < SLOTS; i++) {
-            slots[i] = new Slot(members.length);
+            slots[i] = new Slot(members.size());
         }
-        this.state = new long[members.length * PAD];
-        this.lines = new EpochLines(members.length);
-        this.check = members[0].job().config().check();
-        this.waits = members[0].job().waitStrategy();
+        this.state = new long[members.size() * PAD];
+        this.lines = new EpochLines(members.size());
+        this.check = members.rank(0).job().config().check();
+        this.waits = members.rank(0).job().waitStrategy();
     }
 
     private record Key(int context, int leader) {
     }
 
     /**
-     * The team of a communicator: its collective context and its members, in communicator rank order
-     * (all ranks of a job must pass the same list). Created once per job, on first use.
+     * The team of a communicator: its collective context and its members (all ranks of a job must
+     * pass the same). Created once per job, on first use.
      */
-    public static Team of(Job job, int context, Rank[] members) {
-        return job.shared(new Key(context, members[0].id()), k -> new Team(members.clone()));
+    public static Team of(Job job, int context, Membership members) {
+        return job.shared(new Key(context, members.worldRank(0)), k -> new Team(members));
     }
 
     /** The team of every rank of {@code me}'s job (a world communicator). */
     public static Team world(Rank me, int context) {
         Job job = me.job();
-        return job.shared(new Key(context, 0), k -> new Team(job.ranks().toArray(new Rank[0])));
+        return job.shared(new Key(context, 0), k -> new Team(job.world()));
     }
 
     /** The team of {@code me} alone (a self communicator). */
     public static Team self(Rank me, int context) {
-        return me.job().shared(new Key(context, me.id()), k -> new Team(new Rank[] {me}));
+        // Looked up before: the job's shared table cannot be updated from inside its own update.
+        Membership members = Membership.self(me);
+        return me.job().shared(new Key(context, me.id()), k -> new Team(members));
     }
 
     public int size() {
-        return members.length;
+        return members.size();
     }
 
     /** True when {@code rank} is this team's member number {@code index} (a cached team still applies). */
     public boolean hasMember(int index, Rank rank) {
-        return index < members.length && members[index] == rank;
+        return index < members.size() && members.rank(index) == rank;
     }
 
     /**
@@ -158,7 +161,7 @@ public final class Team {
     private boolean slotFree(Slot s, int me, long op) {
         long needLeft = op - SLOTS + 1;
         long least = Long.MAX_VALUE;
-        for (int m = 0; m < members.length; m++) {
+        for (int m = 0; m < members.size(); m++) {
             least = Math.min(least, lvLeft(m));
         }
         spKnownLeft(me, least);
@@ -186,7 +189,7 @@ public final class Team {
             if (check) {
                 p.site = CallSite.here();
             }
-            boolean last = s.arrive(lpEntered(me) - 1) == members.length;
+            boolean last = s.arrive(lpEntered(me) - 1) == members.size();
             // After the arrival is counted: a blocking member that sees this epoch sees the count too.
             long epoch = lpEpoch(me) + 1;
             lines.mark(me, epoch);
@@ -265,7 +268,7 @@ public final class Team {
             await(me, () -> arrivedInLines(epoch), call);
         }
         spKnownEpoch(me, epoch);
-        for (int m = 0; m < members.length; m++) {
+        for (int m = 0; m < members.size(); m++) {
             long h = lines.lvHeader(m, epoch);
             if (h != header) {
                 // A later epoch: m has since arrived at later non-blocking collectives, which mark
@@ -292,7 +295,7 @@ public final class Team {
      * the doorbells.
      */
     private boolean arrivedInLines(long epoch) {
-        for (int m = 0; m < members.length; m++) {
+        for (int m = 0; m < members.size(); m++) {
             if (EpochLines.epochOf(lines.lvHeader(m, epoch)) < epoch) {
                 return false;
             }
@@ -375,7 +378,7 @@ public final class Team {
     }
 
     private boolean reached(long epoch) {
-        for (int m = 0; m < members.length; m++) {
+        for (int m = 0; m < members.size(); m++) {
             if (lvEpoch(m) < epoch) {
                 return false;
             }
@@ -396,7 +399,7 @@ public final class Team {
      * request: none completes before all kernels ran, since a completed member may reuse its buffers.
      */
     private void finish(Slot s, Kernel kernel) {
-        int n = members.length;
+        int n = members.size();
         int other = firstMismatch(s.parts);
         if (other >= 0) {
             int errorClass = s.parts[0].mismatch(s.parts[other]);
@@ -427,7 +430,7 @@ public final class Team {
      * successfully.
      */
     private void completeAll(Slot s, RuntimeException[] errors, int errorClass, String[] reports) {
-        int n = members.length;
+        int n = members.size();
         CollectiveRequest[] requests = new CollectiveRequest[n];
         for (int m = 0; m < n; m++) {
             requests[m] = s.parts[m].request;
@@ -446,20 +449,21 @@ public final class Team {
             } else if (e instanceof KernelError k) {
                 requests[m].fail(k.errorClass, k.getMessage());
             } else {
-                requests[m].fail(ErrorClass.ERR_OTHER, "the collective failed for rank " + members[m].id() + ": " + e);
+                requests[m].fail(ErrorClass.ERR_OTHER, "the collective failed for rank " + members.worldRank(m) + ": "
+                    + e);
             }
         }
     }
 
     /** Waits on member {@code me}'s rank, through the job's wait strategy, until {@code condition} holds. */
     private void await(int me, Condition condition, String call) {
-        waits.await(members[me], condition, call);
+        waits.await(members.rank(me), condition, call);
     }
 
     /** Rings every member's doorbell: whoever made a waited-for condition true calls it after its volatile store. */
     private void wakeAll() {
-        for (Rank r : members) {
-            r.doorbell().ring();
+        for (int m = 0; m < members.size(); m++) {
+            members.rank(m).doorbell().ring();
         }
     }
 

@@ -3,7 +3,6 @@ package org.mpjlite.smpdev.data;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import mpjbuf.BufferFactory;
-import mpjbuf.ObjectStreams;
 
 /**
  * Moves the data of a derived datatype between a user buffer and a contiguous form, run by run
@@ -14,7 +13,7 @@ import mpjbuf.ObjectStreams;
  *   <li>pack into, and unpack out of, packed data: the elements one after the other, native byte
  *       order, in a {@code byte[]} or {@code ByteBuffer} ({@code MPI.PACKED}), or elements of the base
  *       type one after the other in an array of that type (the temporaries of collectives). Objects
- *       are packed as a length (4 bytes) followed by their serialization.</li>
+ *       are packed as a length (4 bytes) followed by their serialization ({@link ObjectSerializer}).</li>
  * </ul>
  * Positions and origins are bytes ({@link TypeMap}). Stateless; thread-safe.
  */
@@ -69,7 +68,7 @@ public final class Packing {
      */
     public static void gatherInto(mpjbuf.Buffer b, Object buffer, long origin, int items, TypeMap map) {
         if (map.isObjects()) {
-            Object[] objects = objects(buffer, origin, items, map);
+            Object[] objects = ObjectSerializer.objects(buffer, origin, items, map);
             b.putSectionHeader(mpjbuf.Type.OBJECT);
             b.write(objects, 0, objects.length);
             return;
@@ -97,26 +96,6 @@ public final class Packing {
         scatter(ElementSource.stash(b, loader), buffer, origin, items, map.elements() * items, map);
     }
 
-    /** The object elements of {@code items} items, in type-map order (references, not copies). */
-    public static Object[] objects(Object buffer, long origin, int items, TypeMap map) {
-        Object[] objects = new Object[Math.toIntExact(map.elements() * items)];
-        int[] at = new int[1];
-        map.walk(origin, items, Long.MAX_VALUE, (type, pos, n) -> {
-            System.arraycopy(buffer, (int) pos, objects, at[0], n);
-            at[0] += n;
-        });
-        return objects;
-    }
-
-    /** Stores {@code objects}, in type-map order, as the elements of {@code items} items: the inverse of {@link #objects}. */
-    public static void place(Object[] objects, Object buffer, long origin, int items, TypeMap map) {
-        int[] at = new int[1];
-        map.walk(origin, items, Long.MAX_VALUE, (type, pos, n) -> {
-            System.arraycopy(objects, at[0], buffer, (int) pos, n);
-            at[0] += n;
-        });
-    }
-
     /**
      * Scatters the first {@code elements} elements of {@code source} into {@code items} items of
      * {@code map} from byte {@code origin} of {@code buffer}.
@@ -134,8 +113,7 @@ public final class Packing {
      */
     public static long pack(Object buffer, long origin, int items, TypeMap map, Object out, long outPos) {
         if (map.isObjects()) {
-            Object[] objects = objects(buffer, origin, items, map);
-            byte[] bytes = ObjectStreams.serialize(objects, 0, objects.length);
+            byte[] bytes = ObjectSerializer.serialize(ObjectSerializer.objects(buffer, origin, items, map));
             long room = (out instanceof byte[] ? ((byte[]) out).length : ((ByteBuffer) out).capacity()) - outPos;
             if (room < 4L + bytes.length) {
                 throw new IndexOutOfBoundsException("the objects take " + (4 + bytes.length) + " packed bytes, "
@@ -154,6 +132,19 @@ public final class Packing {
     }
 
     /**
+     * A new packed copy of {@code items} items of {@code map} from byte {@code origin} of
+     * {@code buffer}: their elements one after the other in an array of the map's base type, or in
+     * native-order bytes when the map mixes base types. Not for object maps.
+     */
+    public static Object packedCopy(Object buffer, long origin, int items, TypeMap map) {
+        BasicType base = map.base();
+        int units = Math.toIntExact(base != null ? map.elements() * items : map.size() * items);
+        Object copy = base != null ? base.newArray(units) : new byte[units];
+        pack(buffer, origin, items, map, copy, 0);
+        return copy;
+    }
+
+    /**
      * Unpacks {@code items} items of {@code map} out of {@code in} from byte {@code inPos} into byte
      * {@code origin} of {@code buffer}; returns the position after the data read. Objects resolve
      * their classes in {@code loader}.
@@ -165,9 +156,9 @@ public final class Packing {
             int length = i.getInt();
             byte[] bytes = new byte[length];
             packedBytes(in, inPos + 4, length).get(bytes);
-            Object[] objects = new Object[Math.toIntExact(map.elements() * items)];
-            ObjectStreams.deserialize(bytes, 0, length, objects, 0, objects.length, loader);
-            place(objects, buffer, origin, items, map);
+            Object[] objects = ObjectSerializer.deserialize(bytes, 0, length, Math.toIntExact(map.elements() * items),
+                loader);
+            ObjectSerializer.place(objects, buffer, origin, items, map);
             return inPos + 4 + length;
         }
         long[] at = {inPos};

@@ -8,19 +8,20 @@ import org.mpjlite.smpdev.collective.Team;
 import org.mpjlite.smpdev.data.BasicType;
 
 /**
- * The collective operations behind both dialects' methods (mpiJava's {@code Allreduce} on
+ * The front of every collective call of both dialects (mpiJava's {@code Allreduce} on
  * {@link Intracomm}, Open MPI's {@code allReduce} on {@link Comm}...): argument checks, conversion
- * of counts to storage units, and the call into the shared-memory engine
- * ({@link Collectives}). Each method returns the request of a non-blocking call, or null when the
- * call blocked until done. Offsets count array elements (mpiJava); Open MPI calls pass 0.
+ * of counts to storage units, staging of non-contiguous datatypes, the MPI.OBJECT path, and the
+ * call into the shared-memory engine ({@link Collectives}). Each method returns the request of a
+ * non-blocking call, or null when the call blocked until done. Offsets count array elements
+ * (mpiJava); Open MPI calls pass 0.
  *
  * <p>"In place" is MPI_IN_PLACE, from Open MPI's overloads without a send buffer: at a root (or at
  * every rank for Allgather and the reductions) the contribution is taken from the receive buffer.
  *
  * <p>Stateless; thread-safe.
  */
-final class Collective {
-    private Collective() {
+final class CollectiveCalls {
+    private CollectiveCalls() {
     }
 
     /**
