@@ -5,21 +5,23 @@
  * lifecycle, thread level, doorbell and point-to-point endpoint),
  * {@code Supervisor} (runs and watches the rank threads),
  * {@link org.mpjlite.smpdev.JobConfig} and {@link org.mpjlite.smpdev.Tunables} (settings and
- * thresholds), the failure and abort types, and {@link org.mpjlite.smpdev.Request}, the base of
- * every operation a rank waits for.
+ * thresholds), the failure and abort types, {@link org.mpjlite.smpdev.Request}, the base of
+ * every operation a rank waits for, and {@link org.mpjlite.smpdev.Membership}, the immutable list of a
+ * communicator's ranks that the communicator, its collective team and the reports share.
  *
  * <h2>Layers</h2>
  * Imports run one way, checked by {@code ArchitectureTest}:
  * <pre>
  *   api (mpi, org.mpjlite.run)
- *     root: Job, Rank, Supervisor, config, failure; Request
+ *     root: Job, Rank, Supervisor, config, failure; Request, Membership
  *       p2p        collective        diag        (p2p and collective never use each other)
  *       wait       data                          (each uses only error)
  *       error
  * </pre>
  * The root may use every package below. The packages below reach up to the root only through
  * {@code Job}, {@code Rank} and {@code Request}, the runtime objects every operation belongs to (a
- * request's owner, the rank whose endpoint a send goes to, the job whose ranks a report lists), and
+ * request's owner, the rank whose endpoint a send goes to, the job whose ranks a report lists),
+ * {@code Membership} (who the members of a communicator are), and
  * through {@code JobConfig} and {@code Tunables}, read-only settings; never through the supervisor,
  * the failure types or the job's internals. That tie stays because a request must know the rank
  * that waits for it and a report the job it describes; inverting it would put an interface in

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * the bottom; {@code data} and {@code wait} use nothing else of the device but {@code error};
  * {@code p2p} and {@code collective} do not use each other; and no package below the root reaches
  * up to the runtime except through its few shared objects ({@link Job}, {@link Rank},
- * {@link Request}) and its settings ({@link JobConfig}, {@link Tunables}). Checked on the compiled
+ * {@link Request}, {@link Membership}) and its settings ({@link JobConfig}, {@link Tunables}). Checked on the compiled
  * classes, so javadoc links do not count and every use in code does.
  */
 class ArchitectureTest {
@@ -34,7 +34,7 @@ class ArchitectureTest {
 
     /** What the packages below may use of the root package (explained in its package-info). */
     private static final Set<String> SHARED_WITH_BELOW = Set.of(Job.class.getName(), Rank.class.getName(),
-        Request.class.getName(), JobConfig.class.getName(), Tunables.class.getName());
+        Request.class.getName(), Membership.class.getName(), JobConfig.class.getName(), Tunables.class.getName());
 
     private static JavaClasses device;
 
