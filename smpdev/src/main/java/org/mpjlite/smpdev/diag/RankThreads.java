@@ -10,7 +10,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
 import org.mpjlite.smpdev.Rank;
+import org.mpjlite.smpdev.wait.Doorbell;
 
 /**
  * The threads of one rank at one moment, as the deadlock detector and the job report see them:
@@ -68,7 +70,7 @@ final class RankThreads {
         Map<Thread, BlockedCall> inMpi = new LinkedHashMap<>();
         List<Thread> others = new ArrayList<>();
         for (Thread t : live) {
-            BlockedCall b = rank.blockedCall(t);
+            BlockedCall b = parkedCall(rank, t);
             if (b != null) {
                 inMpi.put(t, b);
             } else {
@@ -91,9 +93,21 @@ final class RankThreads {
             return new RankThreads(Map.of(), Map.of(), true, true);
         }
         Thread main = rank.mainThread();
-        BlockedCall b = rank.blockedCall(main);
+        BlockedCall b = parkedCall(rank, main);
         return b == null ? new RankThreads(Map.of(), Map.of(), false, false)
             : new RankThreads(Map.of(main, b), Map.of(), true, false);
+    }
+
+    /**
+     * The blocking call {@code t} is parked in, or null if it is in none or is running. A waiter
+     * publishes its call once, before it first parks, and keeps it across wake-ups; between two
+     * parks it may run for a long time on behalf of its call (moving a matched message into its
+     * buffer: copying, or deserializing a large {@code MPI.OBJECT}), and a running thread can make
+     * progress. Only a thread parked on a doorbell (its park blocker) is stuck.
+     */
+    private static BlockedCall parkedCall(Rank rank, Thread t) {
+        BlockedCall b = rank.blockedCall(t);
+        return b != null && LockSupport.getBlocker(t) instanceof Doorbell ? b : null;
     }
 
     private static List<Thread> liveThreads(ThreadGroup group, Thread exclude) {
