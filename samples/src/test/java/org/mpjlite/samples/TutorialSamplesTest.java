@@ -1,0 +1,76 @@
+package org.mpjlite.samples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.mpjlite.samples.SamplesTest.Run;
+
+/**
+ * The programs of docs/TUTORIAL.md, in both dialects, on 1, 2, 3, 4 and 7 ranks: each must end
+ * normally and print the result of the serial computation (each sample also checks itself against
+ * its serial computation, and ends with an exception when they differ).
+ */
+class TutorialSamplesTest {
+
+    /** Both dialects on 1, 2, 3, 4 and 7 ranks. */
+    static Stream<Arguments> dialectsAndRanks() {
+        return Stream.of("mpijava", "ompi")
+            .flatMap(dialect -> Stream.of(1, 2, 3, 4, 7).map(ranks -> Arguments.of(dialect, ranks)));
+    }
+
+    private static String onlyLine(Run run) {
+        run.assertSucceeded();
+        List<String> lines = run.lines();
+        assertEquals(1, lines.size(), run.out());
+        return lines.get(0);
+    }
+
+    @ParameterizedTest(name = "{0} on {1} ranks")
+    @MethodSource("dialectsAndRanks")
+    @DisplayName("Pi: the reduced midpoint sum is the serial one up to rounding, and close to pi")
+    void pi(String dialect, int ranks) {
+        String line = onlyLine(SamplesTest.mpjrunClass(ranks, dialect + ".Pi", "200000"));
+        Matcher m = Pattern.compile("Pi: 200000 intervals on " + ranks + " ranks: (\\d\\.\\d{12}) \\(serial (\\d\\.\\d{12})\\), "
+            + "error \\S+").matcher(line);
+        assertTrue(m.matches(), line);
+        double h = 1.0 / 200000;
+        double serial = 0;
+        for (int i = 0; i < 200000; i++) {
+            double x = h * (i + 0.5);
+            serial += 4.0 / (1.0 + x * x);
+        }
+        serial *= h;
+        assertEquals(serial, Double.parseDouble(m.group(1)), 1e-11);
+        assertEquals(serial, Double.parseDouble(m.group(2)), 1e-12);
+        assertEquals(Math.PI, Double.parseDouble(m.group(1)), 1e-9);
+    }
+
+    @ParameterizedTest(name = "{0} on {1} ranks")
+    @MethodSource("dialectsAndRanks")
+    @DisplayName("Mandelbrot: the image assembled from the workers' rows has the serial image's checksum")
+    void mandelbrot(String dialect, int ranks) {
+        assertEquals("Mandelbrot: 400x300, 256 iterations, " + (ranks - 1) + " workers: "
+                + "checksum 3ccf04e2555c9391 (expected 3ccf04e2555c9391)",
+            onlyLine(SamplesTest.mpjrunClass(ranks, dialect + ".Mandelbrot")));
+    }
+
+    @ParameterizedTest(name = "{0} on 7 ranks")
+    @MethodSource("dialects")
+    @DisplayName("Mandelbrot: with more workers than rows, the idle workers are told to stop at once")
+    void mandelbrotMoreWorkersThanRows(String dialect) {
+        assertEquals("Mandelbrot: 20x2, 50 iterations, 6 workers: checksum 0341bd0d99c99de7 (expected 0341bd0d99c99de7)",
+            onlyLine(SamplesTest.mpjrunClass(7, dialect + ".Mandelbrot", "20", "2", "50")));
+    }
+
+    static Stream<String> dialects() {
+        return Stream.of("mpijava", "ompi");
+    }
+}
