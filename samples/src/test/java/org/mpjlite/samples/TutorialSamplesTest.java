@@ -70,6 +70,34 @@ class TutorialSamplesTest {
             onlyLine(SamplesTest.mpjrunClass(7, dialect + ".Mandelbrot", "20", "2", "50")));
     }
 
+    /** Grids of ranks Dims_create chooses: 1, 2, 3, 4, 6 and 7 ranks. */
+    static Stream<Arguments> dialectsAndGrids() {
+        return Stream.of("mpijava", "ompi").flatMap(dialect -> Stream.of(
+            Arguments.of(dialect, 1, "1x1"), Arguments.of(dialect, 2, "2x1"), Arguments.of(dialect, 3, "3x1"),
+            Arguments.of(dialect, 4, "2x2"), Arguments.of(dialect, 6, "3x2"), Arguments.of(dialect, 7, "7x1")));
+    }
+
+    @ParameterizedTest(name = "{0} on {1} ranks")
+    @MethodSource("dialectsAndGrids")
+    @DisplayName("Jacobi: the halo-exchanging plate converges in the serial number of steps, to the serial total heat")
+    void jacobi(String dialect, int ranks, String grid) {
+        String line = onlyLine(SamplesTest.mpjrunClass(ranks, dialect + ".Jacobi"));
+        Matcher m = Pattern.compile("Jacobi: 32x32 plate on a " + grid + " grid of ranks: 1149 steps, total heat (\\S+) "
+            + "\\(expected 1149 steps, (\\S+)\\)").matcher(line);
+        assertTrue(m.matches(), line);
+        // 1149 steps and 25503.044123 degrees: the plate computed alone (the sample's serial path).
+        assertEquals(25503.044123, Double.parseDouble(m.group(2)), 1e-6);
+        assertEquals(Double.parseDouble(m.group(2)), Double.parseDouble(m.group(1)), 1e-6);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dialects")
+    @DisplayName("Jacobi stops after MAX_ITERATIONS steps when the plate has not converged yet")
+    void jacobiIterationLimit(String dialect) {
+        assertEquals("Jacobi: 12x12 plate on a 3x2 grid of ranks: 100 steps, total heat 3457.358768 "
+            + "(expected 100 steps, 3457.358768)", onlyLine(SamplesTest.mpjrunClass(6, dialect + ".Jacobi", "12", "100")));
+    }
+
     static Stream<String> dialects() {
         return Stream.of("mpijava", "ompi");
     }
