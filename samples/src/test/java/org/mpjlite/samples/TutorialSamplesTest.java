@@ -98,6 +98,24 @@ class TutorialSamplesTest {
             + "(expected 100 steps, 3457.358768)", onlyLine(SamplesTest.mpjrunClass(6, dialect + ".Jacobi", "12", "100")));
     }
 
+    @ParameterizedTest(name = "{0} on {1} ranks")
+    @MethodSource("dialectsAndRanks")
+    @DisplayName("MatMul: C gathered from the ranks' rows is the serial product (240 rows, padded when the ranks do not divide them)")
+    void matMul(String dialect, int ranks) {
+        int rowsEach = (240 + ranks - 1) / ranks;
+        assertEquals("MatMul: 240x240 on " + ranks + " ranks, " + rowsEach + " rows each: "
+                + "checksum bd29ccbdbd3ffbf7 (expected bd29ccbdbd3ffbf7)",
+            onlyLine(SamplesTest.mpjrunClass(ranks, dialect + ".MatMul")));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dialects")
+    @DisplayName("MatMul with more ranks than rows: the extra ranks multiply zero rows of padding")
+    void matMulMoreRanksThanRows(String dialect) {
+        assertEquals("MatMul: 3x3 on 7 ranks, 1 rows each: checksum c47993436b7e6ae1 (expected c47993436b7e6ae1)",
+            onlyLine(SamplesTest.mpjrunClass(7, dialect + ".MatMul", "3")));
+    }
+
     static Stream<String> dialects() {
         return Stream.of("mpijava", "ompi");
     }
