@@ -3,13 +3,17 @@ package org.mpjlite.samples;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.mpjlite.samples.SamplesTest.Run;
 
@@ -114,6 +118,41 @@ class TutorialSamplesTest {
     void matMulMoreRanksThanRows(String dialect) {
         assertEquals("MatMul: 3x3 on 7 ranks, 1 rows each: checksum c47993436b7e6ae1 (expected c47993436b7e6ae1)",
             onlyLine(SamplesTest.mpjrunClass(7, dialect + ".MatMul", "3")));
+    }
+
+    @ParameterizedTest(name = "{0} on {1} ranks")
+    @MethodSource("dialectsAndRanks")
+    @DisplayName("SampleSort: the runs gathered from the ranks are the keys sorted alone, in balanced runs")
+    void sampleSort(String dialect, int ranks) {
+        String line = onlyLine(SamplesTest.mpjrunClass(ranks, dialect + ".SampleSort"));
+        Matcher m = Pattern.compile("SampleSort: 200000 keys on " + ranks + " ranks, largest run (\\d+) \\(\\d\\.\\d\\d x even\\): "
+            + "checksum bca6934682ae9334 \\(expected bca6934682ae9334\\)").matcher(line);
+        assertTrue(m.matches(), line);
+        // Regular sampling bounds the largest run by twice the even share.
+        int largest = Integer.parseInt(m.group(1));
+        assertTrue(largest >= 200000 / ranks && largest < 2 * 200000 / ranks, line);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dialects")
+    @DisplayName("SampleSort with fewer keys than ranks: empty shares and empty buckets are sent and received")
+    void sampleSortFewerKeysThanRanks(String dialect) {
+        assertEquals("SampleSort: 5 keys on 7 ranks, largest run 2 (2.80 x even): checksum 627a57c493b46aa4 "
+            + "(expected 627a57c493b46aa4)", onlyLine(SamplesTest.mpjrunClass(7, dialect + ".SampleSort", "5")));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "mpijava/Pi.java|100000", "mpijava/Mandelbrot.java|40 30", "mpijava/Jacobi.java|12 50",
+        "mpijava/MatMul.java|30", "mpijava/SampleSort.java|1000",
+        "ompi/Pi.java|100000", "ompi/Mandelbrot.java|40 30", "ompi/Jacobi.java|12 50",
+        "ompi/MatMul.java|30", "ompi/SampleSort.java|1000"})
+    @Timeout(120)
+    @DisplayName("every tutorial sample runs as a single source file on 3 ranks, as ./mpjrun -np 3 File.java")
+    void runsAsSourceFile(String file, String args) {
+        List<String> command = new ArrayList<>(List.of(Path.of("src", "main", "java", file).toString()));
+        command.addAll(List.of(args.split(" ")));
+        onlyLine(SamplesTest.mpjrun(3, command.toArray(new String[0])));
     }
 
     static Stream<String> dialects() {
