@@ -27,16 +27,30 @@ import org.opentest4j.TestAbortedException;
 /**
  * Runs classes of {@link MpiTest} methods through the JUnit Platform test kit and asserts what
  * JUnit reports for them: names, outcomes, failure messages. The nested classes are the subjects,
- * run only from here (not discovered on their own: they are not {@code @Nested}).
+ * run only from here ({@link Subject}).
  */
 class MpiTestExtensionTest {
 
     private static EngineExecutionResults run(Class<?> subject) {
-        return EngineTestKit.engine("junit-jupiter").selectors(selectClass(subject)).execute();
+        return EngineTestKit.engine("junit-jupiter").configurationParameter(Subject.PARAMETER, "true")
+            .selectors(selectClass(subject)).execute();
     }
 
     private static List<String> names(Events events) {
         return events.stream().map(e -> e.getTestDescriptor().getDisplayName()).collect(Collectors.toList());
+    }
+
+    /**
+     * Runs {@code subject}, which has one test, and returns why it failed; a failure must come
+     * promptly, not from JUnit's own timeout.
+     */
+    private static Throwable onlyFailure(Class<?> subject) {
+        long start = System.nanoTime();
+        Events tests = run(subject).testEvents();
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        tests.assertStatistics(s -> s.started(1).succeeded(0).failed(1));
+        assertTrue(took.compareTo(Duration.ofSeconds(15)) < 0, "took " + took);
+        return failure(tests.failed().list().get(0));
     }
 
     private static Throwable failure(Event event) {
@@ -46,6 +60,7 @@ class MpiTestExtensionTest {
 
     // ---- passing ---------------------------------------------------------------------------
 
+    @Subject
     static class Passing {
         @MpiTest(ranks = {1, 2, 3, 4})
         void allreduceOfRanks() {
@@ -66,6 +81,7 @@ class MpiTestExtensionTest {
 
     // ---- failing rank ----------------------------------------------------------------------
 
+    @Subject
     static class FailingRank {
         @MpiTest(ranks = {3})
         void rankTwoFails(int rank) {
@@ -77,9 +93,7 @@ class MpiTestExtensionTest {
     @Test
     @DisplayName("an assertion failing on one rank fails the test, naming the rank, with the assertion as cause")
     void failingRank() {
-        Events tests = run(FailingRank.class).testEvents();
-        tests.assertStatistics(s -> s.started(1).succeeded(0).failed(1));
-        Throwable t = failure(tests.failed().list().get(0));
+        Throwable t = onlyFailure(FailingRank.class);
         assertInstanceOf(AssertionFailedError.class, t);
         assertTrue(t.getMessage().startsWith("rank 2 failed: "), t.getMessage());
         assertTrue(t.getMessage().contains("rank two disagrees"), t.getMessage());
@@ -89,6 +103,7 @@ class MpiTestExtensionTest {
 
     // ---- deadlock --------------------------------------------------------------------------
 
+    @Subject
     static class Deadlocking {
         @MpiTest(ranks = {2}, timeout = "0")
         void everybodyReceivesFirst(int rank) {
@@ -101,20 +116,16 @@ class MpiTestExtensionTest {
     @Test
     @DisplayName("a deadlock fails the test promptly with the report of every rank, even without a time limit")
     void deadlock() {
-        long start = System.nanoTime();
-        Events tests = run(Deadlocking.class).testEvents();
-        Duration took = Duration.ofNanos(System.nanoTime() - start);
-        tests.assertStatistics(s -> s.started(1).failed(1));
-        String report = failure(tests.failed().list().get(0)).getMessage();
+        String report = onlyFailure(Deadlocking.class).getMessage();
         assertTrue(report.startsWith("deadlock: "), report);
         assertTrue(report.contains("rank 0: Recv(source=1, tag=0"), report);
         assertTrue(report.contains("rank 1: Recv(source=0, tag=0"), report);
         assertTrue(report.contains("MpiTestExtensionTest$Deadlocking.everybodyReceivesFirst"), report);
-        assertTrue(took.compareTo(Duration.ofSeconds(15)) < 0, "took " + took);
     }
 
     // ---- timeout ---------------------------------------------------------------------------
 
+    @Subject
     static class Hanging {
         @MpiTest(ranks = {2}, timeout = "300ms")
         void rankZeroNeverComes(int rank) throws InterruptedException {
@@ -128,19 +139,15 @@ class MpiTestExtensionTest {
     @Test
     @DisplayName("a job past its time limit is stopped and fails the test with the report of where every rank stood")
     void timeout() {
-        long start = System.nanoTime();
-        Events tests = run(Hanging.class).testEvents();
-        Duration took = Duration.ofNanos(System.nanoTime() - start);
-        tests.assertStatistics(s -> s.started(1).failed(1));
-        String report = failure(tests.failed().list().get(0)).getMessage();
+        String report = onlyFailure(Hanging.class).getMessage();
         assertTrue(report.startsWith("timeout: the job ran longer than 0.3 s"), report);
         assertTrue(report.contains("rank 0: running, not blocked in MPI"), report);
         assertTrue(report.contains("MpiTestExtensionTest$Hanging.rankZeroNeverComes(MpiTestExtensionTest.java:"), report);
-        assertTrue(took.compareTo(Duration.ofSeconds(15)) < 0, "took " + took);
     }
 
     // ---- parameters and collection ---------------------------------------------------------
 
+    @Subject
     static class Parameters {
         @MpiTest(ranks = {3})
         void injected(int rank, MpiContext mpi, TestInfo info) {
@@ -178,13 +185,12 @@ class MpiTestExtensionTest {
     @Test
     @DisplayName("a collection that some rank never joins is a deadlock, reported as such")
     void collectionMissedByARank() {
-        Events tests = run(MissedCollection.class).testEvents();
-        tests.assertStatistics(s -> s.started(1).failed(1));
-        String report = failure(tests.failed().list().get(0)).getMessage();
+        String report = onlyFailure(MissedCollection.class).getMessage();
         assertTrue(report.startsWith("deadlock: "), report);
         assertTrue(report.contains("rank 1: finished"), report);
     }
 
+    @Subject
     static class MissedCollection {
         @MpiTest(ranks = 2)
         void onlyRankZeroGathers(MpiContext mpi) {
@@ -194,8 +200,31 @@ class MpiTestExtensionTest {
         }
     }
 
+    @Subject
+    static class Checked {
+        @MpiTest(ranks = 2, check = true)
+        void sendBufferWrittenTooEarly(int rank) {
+            double[] field = {1.0, 2.0, 3.0};
+            if (rank == 0) {
+                mpi.Request sent = MPI.COMM_WORLD.Isend(field, 0, 3, MPI.DOUBLE, 1, 0);
+                field[0] = 10.0;
+                sent.Wait();
+            } else {
+                MPI.COMM_WORLD.Recv(field, 0, 3, MPI.DOUBLE, 0, 0);
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("check = true turns on the misuse checks of mpjrun --check: a send buffer written while pending fails the test")
+    void checks() {
+        Throwable t = onlyFailure(Checked.class);
+        assertTrue(t.getMessage().startsWith("rank 0 failed: mpi.MPIException: MPI_ERR_BUFFER: Isend"), t.getMessage());
+    }
+
     // ---- aborted and misconfigured ---------------------------------------------------------
 
+    @Subject
     static class Assuming {
         @MpiTest(ranks = 2)
         void rankOneAssumes(int rank) {
@@ -213,6 +242,7 @@ class MpiTestExtensionTest {
         assertTrue(t.getMessage().startsWith("rank 1 failed: "), t.getMessage());
     }
 
+    @Subject
     static class Misconfigured {
         @MpiTest(ranks = {2, 0})
         void noRanks() {
