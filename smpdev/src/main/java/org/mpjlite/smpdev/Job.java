@@ -311,7 +311,8 @@ public final class Job {
             final Rank rank = ranks[i];
             ThreadGroup group = rankThreadGroup(i);
             rank.runsIn(group);
-            threads[i] = new Thread(group, () -> runRank(rank, task, results), "mpjlite-rank-" + i);
+            threads[i] = new Thread(group, () -> runRank(rank, task, results), "mpjlite-rank-" + i,
+                config.stackSize());
             threads[i].setDaemon(true);
         }
         for (Thread t : threads) {

@@ -13,6 +13,13 @@ public final class JobConfig {
     /** Default largest message (in bytes) sent eagerly; larger ones go by rendezvous. */
     public static final int DEFAULT_EAGER_THRESHOLD = 16 * 1024;
 
+    /**
+     * Default stack of a rank thread, 8 MiB: what a program's main thread typically gets on Linux
+     * ({@code ulimit -s}), where a thread the JVM starts gets only {@code -Xss} (1 MiB), too little
+     * for deep recursion such as deserializing a long linked list sent as {@code MPI.OBJECT}.
+     */
+    public static final long DEFAULT_STACK_SIZE = 8L << 20;
+
     private final int ranks;
     private final MatchingKind matching;
     private final int eagerThreshold;
@@ -23,6 +30,7 @@ public final class JobConfig {
     private final boolean deadlockDetection;
     private final Duration timeout;
     private final boolean check;
+    private final long stackSize;
     private final java.util.function.Consumer<String> warnings;
 
     private JobConfig(Builder b) {
@@ -36,6 +44,7 @@ public final class JobConfig {
         this.deadlockDetection = b.deadlockDetection;
         this.timeout = b.timeout;
         this.check = b.check;
+        this.stackSize = b.stackSize;
         this.warnings = b.warnings;
     }
 
@@ -47,7 +56,7 @@ public final class JobConfig {
         return new Builder().ranks(ranks).matching(matching).eagerThreshold(eagerThreshold)
             .pool(poolStrategy, storageKind).waitMode(waitMode).shutdownGrace(shutdownGrace)
             .deadlockDetection(deadlockDetection).timeout(timeout).check(check)
-            .warnings(warnings);
+            .stackSize(stackSize).warnings(warnings);
     }
 
     public int ranks() {
@@ -99,6 +108,15 @@ public final class JobConfig {
         return check;
     }
 
+    /**
+     * The stack size of each rank's main thread, in bytes ({@link #DEFAULT_STACK_SIZE} unless set);
+     * 0: the JVM's default for new threads ({@code -Xss}). As for any thread, the JVM may round it
+     * or, on some platforms, ignore it.
+     */
+    public long stackSize() {
+        return stackSize;
+    }
+
     /** Where warnings about a misused job go (one message per call); standard error by default. */
     public java.util.function.Consumer<String> warnings() {
         return warnings;
@@ -122,6 +140,7 @@ public final class JobConfig {
         private boolean deadlockDetection = true;
         private Duration timeout;
         private boolean check;
+        private long stackSize = DEFAULT_STACK_SIZE;
         private java.util.function.Consumer<String> warnings = w -> System.err.println("mpjrun: warning: " + w);
 
         private Builder() {
@@ -179,6 +198,15 @@ public final class JobConfig {
         /** Turns the costly misuse checks on (see {@link JobConfig#check()}); off by default. */
         public Builder check(boolean on) {
             this.check = on;
+            return this;
+        }
+
+        /** The stack of each rank's main thread, in bytes; 0 for the JVM's default (see {@link JobConfig#stackSize()}). */
+        public Builder stackSize(long bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("stack size must be >= 0, was " + bytes);
+            }
+            this.stackSize = bytes;
             return this;
         }
 
