@@ -29,6 +29,10 @@ final class Check {
             throw new MPIException(MPI.ERR_COUNT, call + ": count must be >= 0, was " + count);
         }
         if (buf == null) {
+            if (count == 0) {
+                // No data to address: MPI allows any buffer, NULL included, for a count of 0.
+                return;
+            }
             throw new MPIException(MPI.ERR_BUFFER, call + ": " + which + " is null");
         }
         int capacity = type.basic.capacityOf(buf);
