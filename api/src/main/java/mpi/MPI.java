@@ -71,6 +71,22 @@ public final class MPI {
 
     /** Bytes charged per message against the buffer attached for buffered sends. */
     public static final int BSEND_OVERHEAD = 16;
+    /**
+     * MPJ Express: the bytes a buffered send needs beyond its data in the attached buffer, which
+     * programs add when they size it; here {@link #BSEND_OVERHEAD}.
+     */
+    public static final int SEND_OVERHEAD = BSEND_OVERHEAD;
+    /** MPJ Express: the bytes a receive needs beyond its data; none here (messages land in the user's buffer). */
+    public static final int RECV_OVERHEAD = 0;
+    /** MPJ Express: the processors available to the JVM ({@code Runtime.availableProcessors()}), which its ranks share. */
+    public static final int NUM_OF_PROCESSORS = Runtime.getRuntime().availableProcessors();
+    /** MPJ Express: whether the library prints debugging output; never. */
+    public static final boolean DEBUG = false;
+    /**
+     * MPJ Express: an empty status ({@code ANY_SOURCE}, {@code ANY_TAG}, no elements). Shared: a
+     * program reads it, it does not change it.
+     */
+    public static final Status EMPTY_STATUS = new Status();
 
     // ---- error classes ------------------------------------------------------------------------
     public static final int SUCCESS = ErrorClass.SUCCESS;
