@@ -214,9 +214,17 @@ public final class MPI {
     /**
      * Initializes MPI for this rank; returns once every rank of the job has called it. Returns the
      * program's arguments.
+     *
+     * <p>Provides {@code THREAD_MULTIPLE}: any thread of the rank may call MPI. MPJ Express grants
+     * that under a plain Init, and its programs call MPI from several threads without asking for
+     * more; MPI lets the level provided exceed the one required (Init requires
+     * {@code THREAD_SINGLE}), so Open MPI programs are served too, though Open MPI's own Init
+     * provides {@code THREAD_SINGLE} by default and {@link #queryThread()} answers differently. A
+     * program that asks for a lower level with {@link #InitThread} or {@link #Init_thread} gets
+     * exactly that level, with its check.
      */
     public static String[] Init(String[] args) {
-        initThread("Init", THREAD_SINGLE);
+        initThread("Init", THREAD_MULTIPLE);
         return args;
     }
 
