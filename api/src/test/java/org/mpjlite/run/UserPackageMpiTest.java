@@ -16,19 +16,7 @@ class UserPackageMpiTest {
     @TempDir
     Path dir;
 
-    private static final String HEAD_TO_HEAD = String.join("\n",
-        "package mpi;",
-        "public class HeadToHead {",
-        "    public static void main(String[] args) {",
-        "        MPI.Init(args);",
-        "        int other = 1 - MPI.COMM_WORLD.Rank();",
-        "        int[] buf = new int[1];",
-        "        MPI.COMM_WORLD.Recv(buf, 0, 1, MPI.INT, other, 5);",
-        "        MPI.COMM_WORLD.Send(buf, 0, 1, MPI.INT, other, 5);",
-        "        MPI.Finalize();",
-        "    }",
-        "}",
-        "");
+    private static final String HEAD_TO_HEAD = Sources.headToHead("package mpi;");
 
     @Test
     void aSourceFileInPackageMpiIsReportedAtItsOwnLine() throws Exception {
