@@ -70,7 +70,7 @@ public final class CallSite {
             return false;
         }
         boolean runtimePackage = c.startsWith("mpi.") || c.startsWith("org.mpjlite.smpdev.")
-            || c.startsWith("org.mpjlite.queues.") || c.startsWith("mpjbuf.") || c.startsWith("org.jctools.");
+            || c.startsWith("org.mpjlite.matching.") || c.startsWith("mpjbuf.") || c.startsWith("org.jctools.");
         boolean perRankMpi = c.equals("mpi.MPI") || c.startsWith("mpi.MPI$");
         return !runtimePackage || !(runtimeLoader || perRankMpi);
     }

@@ -1,6 +1,6 @@
 package org.mpjlite.smpdev;
 
-import org.mpjlite.queues.Envelope;
+import org.mpjlite.matching.Envelope;
 
 /**
  * A pending point-to-point operation of one rank, and, once complete, its status.
