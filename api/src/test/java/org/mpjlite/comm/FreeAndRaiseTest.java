@@ -1,6 +1,8 @@
 package org.mpjlite.comm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mpjlite.p2p.Jobs.assertMpiError;
@@ -10,13 +12,14 @@ import mpi.MPI;
 import mpi.MPIException;
 import mpi.Op;
 import mpi.User_function;
+import org.mpjlite.JobFailedException;
 import org.mpjlite.p2p.Jobs;
 import org.mpjlite.p2p.Jobs.World;
 
 /**
  * Releasing handles and raising errors as Open MPI does: a freed operation is MPI_ERR_OP wherever it
  * is used and a predefined one cannot be freed; a predefined keyval cannot be freed;
- * callErrhandler under ERRORS_RETURN throws the code given; a buffered send without an attached
+ * callErrhandler under ERRORS_RETURN throws the code given and under ERRORS_ARE_FATAL ends the job; a buffered send without an attached
  * buffer is MPI_ERR_BUFFER naming the call.
  */
 class FreeAndRaiseTest {
@@ -74,6 +77,24 @@ class FreeAndRaiseTest {
             assertEquals(MPI.ERR_TRUNCATE, e.getErrorCode());
             return null;
         });
+    }
+
+    @Jobs.AnyRanks
+    void callErrhandlerUnderErrorsAreFatalEndsTheJobWithThatError(World w) {
+        JobFailedException e = assertThrows(JobFailedException.class, () -> w.run(() -> {
+            MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_ARE_FATAL);
+            if (MPI.COMM_WORLD.Rank() == w.size() - 1) {
+                try {
+                    MPI.COMM_WORLD.callErrhandler(MPI.ERR_TAG);
+                } catch (MPIException ended) {
+                    // The job has ended already; the other ranks are released from the barrier.
+                }
+            }
+            MPI.COMM_WORLD.Barrier();
+            return null;
+        }));
+        assertEquals(w.size() - 1, e.rank());
+        assertEquals(MPI.ERR_TAG, assertInstanceOf(MPIException.class, e.getCause()).getErrorClass());
     }
 
     @Jobs.AnyRanks
