@@ -29,6 +29,11 @@ final class Check {
         if (count < 0) {
             throw new MPIException(MPI.ERR_COUNT, call + ": count must be >= 0, was " + count);
         }
+        if (buf == null && count == 0 || type.map.elements() == 0) {
+            // No data to address (no items, or a type without data such as an empty Struct): MPI
+            // allows any buffer, NULL included.
+            return;
+        }
         if (buf == null) {
             throw new MPIException(MPI.ERR_BUFFER, call + ": " + which + " is null");
         }

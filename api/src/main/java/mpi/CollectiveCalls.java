@@ -528,7 +528,8 @@ final class CollectiveCalls {
                                  int roff, int[] counts, int blockCount, Datatype type, Op op, boolean inPlace) {
         try {
             if (ObjectCollectives.handles(type)) {
-                throw ObjectCollectives.unsupported(call);
+                return ObjectCollectives.reduceScatter(c, call, nonBlocking, sbuf, soff, rbuf, roff, counts, blockCount,
+                    type, op, inPlace);
             }
             if (staged(type)) {
                 Check.op(call, op, type);

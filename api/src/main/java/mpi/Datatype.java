@@ -68,6 +68,9 @@ public class Datatype implements Cloneable {
 
     private enum Kind { PREDEFINED, DERIVED, LB_MARKER, UB_MARKER, NULL }
 
+    /** What the bound markers answer queries with: no data, extent 0 (they occupy no space). */
+    private static final TypeMap NO_DATA = TypeMap.hvector(0, 1, 0, TypeMap.of(BasicType.BYTE));
+
     /** The storage type: what the buffer holds and what is copied (BYTE when the runs mix types). */
     final BasicType basic;
     /** How an item is stored for collectives: {@link #basic} elements per item, and the parts of pairs. */
@@ -210,7 +213,7 @@ public class Datatype implements Cloneable {
         if (freed) {
             throw new MPIException(MPI.ERR_TYPE, call + ": datatype " + this + " has been freed");
         }
-        return map != null ? map : TypeMap.of(BasicType.BYTE);
+        return map != null ? map : NO_DATA;
     }
 
     // ---- constructors: mpiJava 1.2 (MPJ Express) -------------------------------------------

@@ -69,7 +69,9 @@ public class Intracomm extends Comm {
 
     /**
      * A new communicator of the ranks of {@code group}, in the group's order; null for a rank not in
-     * it. Every rank of this communicator calls it with the same group. Collective.
+     * it. Collective: every rank of this communicator calls it. As MPI-2.2 allows, the ranks may pass
+     * different, disjoint groups (every member of one group passing that same group; a rank in none
+     * passes an empty group): each group gets a communicator of its own, with its own contexts.
      */
     public Intracomm Create(Group group) {
         return created(create("Create", group));
@@ -116,6 +118,7 @@ public class Intracomm extends Comm {
             parent.set(members.worldRank(i));
         }
         int key = -1;
+        int color = MPI.UNDEFINED;
         for (int i = 0; i < group.members.length; i++) {
             Rank r = group.members[i];
             if (!parent.get(r.id())) {
@@ -126,7 +129,17 @@ public class Intracomm extends Comm {
                 key = i;
             }
         }
-        return CommCreation.split(this, call, key < 0 ? MPI.UNDEFINED : 0, key, "." + call + "(group)");
+        if (key >= 0) {
+            // Disjoint groups have distinct first members: the first member tells the groups apart.
+            color = group.members[0].id();
+        }
+        CommCreation.Result r = CommCreation.split(this, call, color, key, "." + call + "(group)");
+        if (r != null && !java.util.Arrays.equals(r.members().ranks(), group.members)) {
+            throw new MPIException(MPI.ERR_GROUP, call + ": the members of the group (world ranks "
+                + java.util.Arrays.toString(java.util.Arrays.stream(group.members).mapToInt(Rank::id).toArray())
+                + ") passed different groups (the groups of a Create must be the same or disjoint)");
+        }
+        return r;
     }
 
     /** The communicator a creation call made for this rank, or null if it is not a member. */

@@ -42,7 +42,7 @@ final class ObjectCollectives {
 
     static MPIException unsupported(String call) {
         return new MPIException(MPI.ERR_TYPE, call + ": MPI.OBJECT is not supported by this operation (it is by"
-            + " Bcast, Gather(v), Scatter(v), Allgather(v), Alltoall(v), Reduce, Allreduce and Scan)");
+            + " Bcast, Gather(v), Scatter(v), Allgather(v), Alltoall(v), Reduce, Allreduce, Reduce_scatter and Scan)");
     }
 
     /** The blocks of a buffer: {@code count} items each, or {@code counts[i]} at {@code displs[i]} (in extents). */
@@ -184,6 +184,46 @@ final class ObjectCollectives {
             Check.writable(call, rbuf);
             Object[] result = combine(call, r, blocks, 0, size, count, type);
             ObjectSerializer.place(result, rbuf, roff * (long) type.unit(), count, type.map);
+        }
+        return null;
+    }
+
+    /**
+     * Reduce_scatter: block {@code j} of every rank's send buffer ({@code counts[j]} items, or
+     * {@code blockCount} each when {@code counts} is null) goes to rank {@code j}, which combines the
+     * blocks in rank order. In place, the send data is the receive buffer's and the result lands at
+     * its start.
+     */
+    static Request reduceScatter(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, Object rbuf,
+                                 int roff, int[] counts, int blockCount, Datatype type, Op op, boolean inPlace) {
+        blocking(call, nonBlocking, type);
+        org.mpjlite.smpdev.collective.Reduction r = Check.op(call, op, type);
+        Rank me = c.rank(call);
+        int rank = c.rankIn(me);
+        int size = c.size(me);
+        int[] cs = counts;
+        if (cs == null) {
+            if (blockCount < 0) {
+                throw new MPIException(MPI.ERR_COUNT, call + ": count must be >= 0, was " + blockCount);
+            }
+            cs = new int[size];
+            java.util.Arrays.fill(cs, blockCount);
+        } else {
+            Check.counts(call, "recvcounts", cs, size);
+        }
+        Object from = inPlace ? rbuf : sbuf;
+        int fromOffset = inPlace ? roff : soff;
+        Blocks s = sending(call, from, fromOffset, cs, 0, displacements(cs), type, size);
+        Check.buffer(call, "receive buffer", rbuf, roff, cs[rank], type.units(), type);
+        Check.writable(call, rbuf);
+        byte[][] out = new byte[size][];
+        for (int j = 0; j < size; j++) {
+            out[j] = serialize(call, from, s.origin(j), cs[j], type);
+        }
+        byte[][] mine = alltoallBytes(c, call, out);
+        if (cs[rank] > 0) {
+            ObjectSerializer.place(combine(call, r, mine, 0, size, cs[rank], type), rbuf, roff * (long) type.unit(), cs[rank],
+                type.map);
         }
         return null;
     }

@@ -59,6 +59,10 @@ public class Status {
         return this;
     }
 
+    /** MPJ Express: a status holds nothing to release; does nothing. */
+    public void free() {
+    }
+
     /**
      * Number of items of {@code datatype} received, or {@code MPI.UNDEFINED} when the elements
      * received are not a whole number of items. Items of a type of the received elements are counted

@@ -108,6 +108,15 @@ public final class MpjLite {
             return this;
         }
 
+        /**
+         * The stack of each rank's main thread, in bytes, as {@code mpjrun --stack-size}: 8 MiB by
+         * default (what a main thread typically has), 0 for the JVM's default ({@code -Xss}).
+         */
+        public Options stackSize(long bytes) {
+            config.stackSize(bytes);
+            return this;
+        }
+
         /** Turns the deadlock detector off (it is on by default). */
         public Options deadlockDetection(boolean on) {
             config.deadlockDetection(on);

@@ -44,7 +44,8 @@ final class Supervisor {
             final Rank rank = ranks.get(i);
             ThreadGroup group = rankThreadGroup(i);
             rank.runsIn(group);
-            threads[i] = new Thread(group, () -> runRank(rank, task, results), "mpjlite-rank-" + i);
+            threads[i] = new Thread(group, () -> runRank(rank, task, results), "mpjlite-rank-" + i,
+                job.config().stackSize());
             threads[i].setDaemon(true);
         }
         for (Thread t : threads) {

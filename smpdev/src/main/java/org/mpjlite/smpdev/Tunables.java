@@ -35,6 +35,14 @@ public final class Tunables {
     public static final int DEFAULT_EAGER_THRESHOLD = 16 * 1024;
 
     /**
+     * Default stack of a rank thread, 8 MiB: what a program's main thread typically gets on Linux
+     * ({@code ulimit -s}), where a thread the JVM starts gets only {@code -Xss} (1 MiB), too little
+     * for deep recursion such as deserializing a long linked list sent as {@code MPI.OBJECT}.
+     * {@code mpjrun --stack-size} sets it per job.
+     */
+    public static final long DEFAULT_STACK_SIZE = 8L << 20;
+
+    /**
      * Eager messages of at most this many bytes carry their copy in a fresh array of their element
      * type instead of a pooled buffer: allocating a small array is a bump of the thread's allocation
      * pointer, the receiver follows one reference less (no buffer, storage and byte views), and
