@@ -72,7 +72,8 @@ final class LaunchOptions {
         "",
         "Exit status: 0 if every rank returned from main; 1 if a rank threw; the code given to",
         "Abort if a rank called it; 2 for a usage or compile error; 86 for a deadlock (every rank",
-        "blocked in MPI: a report says where); 124 when --timeout stopped the job.",
+        "blocked in MPI: a report says where); 124 when --timeout stopped the job; 128 + the",
+        "signal's number when SIGTERM, SIGINT or SIGHUP (Ctrl-C) stopped it, with the same report.",
         "Note: System.exit in any rank ends the whole job (all ranks share this JVM).",
         "");
 

@@ -3,10 +3,11 @@ package org.mpjlite.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static org.mpjlite.run.Subprocesses.drain;
+import static org.mpjlite.run.Subprocesses.succeeds;
 
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -95,16 +96,6 @@ class StatusSignalTest {
         }
     }
 
-    private static boolean succeeds(String... command) {
-        try {
-            return new ProcessBuilder(command).start().waitFor() == 0;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
 
     private static void kill(String signal, long pid) throws IOException, InterruptedException {
         Process k = new ProcessBuilder("kill", signal, String.valueOf(pid)).inheritIO().start();
@@ -125,24 +116,5 @@ class StatusSignalTest {
         synchronized (err) {
             throw new AssertionError("expected " + n + " status reports, got:\n" + err);
         }
-    }
-
-    /** Copies a stream into a buffer on a daemon thread. */
-    private static StringBuilder drain(InputStream in) {
-        StringBuilder text = new StringBuilder();
-        Thread t = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
-                for (String line; (line = r.readLine()) != null;) {
-                    synchronized (text) {
-                        text.append(line).append('\n');
-                    }
-                }
-            } catch (IOException e) {
-                // the process ended
-            }
-        }, "stderr of mpjrun");
-        t.setDaemon(true);
-        t.start();
-        return text;
     }
 }

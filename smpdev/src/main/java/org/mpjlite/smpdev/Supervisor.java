@@ -48,8 +48,16 @@ final class Supervisor {
                 job.config().stackSize());
             threads[i].setDaemon(true);
         }
-        for (Thread t : threads) {
-            t.start();
+        for (int i = 0; i < n; i++) {
+            if (job.failed()) {
+                // Stopped (or failed) while starting: the ranks not started yet never run.
+                synchronized (exitMonitor) {
+                    alive -= n - i;
+                }
+                threads = Arrays.copyOf(threads, i);
+                break;
+            }
+            threads[i].start();
         }
         try {
             awaitEnd(threads);
@@ -127,7 +135,8 @@ final class Supervisor {
         if (!job.failed()) {
             return;
         }
-        long grace = config.shutdownGrace().toNanos();
+        long grace = (job.failure().cause() instanceof JobStoppedException ? Tunables.STOP_GRACE
+            : config.shutdownGrace()).toNanos();
         if (!awaitAllExited(grace)) {
             for (Thread t : threads) {
                 t.interrupt();

@@ -122,6 +122,13 @@ public final class Tunables {
     public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(2);
 
     /**
+     * How long a job stopped by a signal waits for its ranks to leave (twice: before and after they
+     * are interrupted): a person pressing Ctrl-C expects the prompt back within a second or two,
+     * and ranks parked in MPI leave at once; ranks still computing end with the process.
+     */
+    public static final Duration STOP_GRACE = Duration.ofMillis(250);
+
+    /**
      * How often the supervisor looks at a running job for a deadlock or its time limit: ten looks a
      * second find a deadlock well within the second the README promises, at no cost to the message
      * path (a timed wait on the supervising thread).
