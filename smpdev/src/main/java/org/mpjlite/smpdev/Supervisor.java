@@ -3,6 +3,8 @@ package org.mpjlite.smpdev;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.mpjlite.smpdev.diag.DeadlockDetector;
 import org.mpjlite.smpdev.diag.JobReport;
 
@@ -18,14 +20,20 @@ import org.mpjlite.smpdev.diag.JobReport;
  * the grace period are interrupted, and after a second grace period the job is reported as ended
  * anyway (rank threads are daemons). Nothing waits forever on a failed job.
  *
- * <p>Thread safety: the count of live ranks is guarded by the exit monitor, which exits and
- * failures notify; the rest is confined to the supervising thread.
+ * <p>Rank threads are platform or virtual ({@link JobConfig#threads()}); a platform rank runs in a
+ * thread group of its own, which the threads it starts inherit.
+ *
+ * <p>Thread safety: the count of live ranks is atomic; the last rank to exit and a failure unpark
+ * the supervising thread (published through a volatile field before any rank starts), which
+ * re-checks both after every park. No rank ever waits for a lock of the supervisor: ten thousand
+ * ranks leaving at once do not queue. The rest is confined to the supervising thread.
  */
 final class Supervisor {
     private final Job job;
-    private final Object exitMonitor = new Object();
-    /** Rank threads still running; guarded by {@link #exitMonitor}. */
-    private int alive;
+    /** Rank threads still running. */
+    private final AtomicInteger alive = new AtomicInteger();
+    /** The thread in {@link #run}, which rank exits and failures unpark; set before any rank starts. */
+    private volatile Thread supervising;
 
     Supervisor(Job job) {
         this.job = job;
@@ -37,23 +45,26 @@ final class Supervisor {
         int n = ranks.size();
         Object[] results = new Object[n];
         Thread[] threads = new Thread[n];
-        synchronized (exitMonitor) {
-            alive = n;
-        }
+        supervising = Thread.currentThread();
+        alive.set(n);
+        ThreadKind kind = job.config().threads();
         for (int i = 0; i < n; i++) {
             final Rank rank = ranks.get(i);
-            ThreadGroup group = rankThreadGroup(i);
-            rank.runsIn(group);
-            threads[i] = new Thread(group, () -> runRank(rank, task, results), "mpjlite-rank-" + i,
-                job.config().stackSize());
-            threads[i].setDaemon(true);
+            // Virtual threads cannot join a group: a virtual rank tracks its threads itself.
+            ThreadGroup group = null;
+            if (kind == ThreadKind.PLATFORM) {
+                group = rankThreadGroup(i);
+                rank.runsIn(group);
+            } else {
+                rank.runsVirtual();
+            }
+            threads[i] = kind.newThread(group, "mpjlite-rank-" + i, job.config().stackSize(),
+                () -> runRank(rank, task, results));
         }
         for (int i = 0; i < n; i++) {
             if (job.failed()) {
                 // Stopped (or failed) while starting: the ranks not started yet never run.
-                synchronized (exitMonitor) {
-                    alive -= n - i;
-                }
+                alive.addAndGet(i - n);
                 threads = Arrays.copyOf(threads, i);
                 break;
             }
@@ -71,8 +82,9 @@ final class Supervisor {
 
     /** The job has failed: the supervisor stops waiting for a normal end. */
     void jobFailed() {
-        synchronized (exitMonitor) {
-            exitMonitor.notifyAll();
+        Thread t = supervising;
+        if (t != null) {
+            LockSupport.unpark(t);
         }
     }
 
@@ -103,9 +115,8 @@ final class Supervisor {
             // Buffers this thread freed and kept for reuse go back to the pool for other threads.
             job.buffers().releaseThreadCache();
             Rank.unbindCurrentThread();
-            synchronized (exitMonitor) {
-                alive--;
-                exitMonitor.notifyAll();
+            if (alive.decrementAndGet() == 0) {
+                LockSupport.unpark(supervising);
             }
         }
     }
@@ -115,21 +126,25 @@ final class Supervisor {
         DeadlockDetector detector = config.deadlockDetection() ? new DeadlockDetector(job) : null;
         long start = System.nanoTime();
         long limit = config.timeout() == null ? 0 : config.timeout().toNanos();
-        synchronized (exitMonitor) {
-            while (alive > 0 && !job.failed()) {
-                if (detector == null && limit == 0) {
-                    exitMonitor.wait();
-                    continue;
-                }
-                exitMonitor.wait(Tunables.SUPERVISOR_TICK_MILLIS);
-                long now = System.nanoTime();
-                String deadlock = detector == null ? null : detector.tick(now);
-                if (deadlock != null) {
-                    job.fail(-1, new DeadlockException(deadlock));
-                } else if (limit != 0 && now - start >= limit) {
-                    job.fail(-1, new JobTimeoutException(JobReport.describe(job,
-                        "timeout: the job ran longer than " + config.timeout().toMillis() / 1000.0 + " s")));
-                }
+        long tick = TimeUnit.MILLISECONDS.toNanos(Tunables.SUPERVISOR_TICK_MILLIS);
+        long nextTick = start + tick;
+        while (alive.get() > 0 && !job.failed()) {
+            if (detector == null && limit == 0) {
+                park(0);
+                continue;
+            }
+            long now = System.nanoTime();
+            if (now - nextTick < 0) {
+                park(nextTick - now);
+                continue;
+            }
+            nextTick = now + tick;
+            String deadlock = detector == null ? null : detector.tick(now);
+            if (deadlock != null) {
+                job.fail(-1, new DeadlockException(deadlock));
+            } else if (limit != 0 && now - start >= limit) {
+                job.fail(-1, new JobTimeoutException(JobReport.describe(job,
+                    "timeout: the job ran longer than " + config.timeout().toMillis() / 1000.0 + " s")));
             }
         }
         if (!job.failed()) {
@@ -147,15 +162,28 @@ final class Supervisor {
 
     private boolean awaitAllExited(long nanos) throws InterruptedException {
         long deadline = System.nanoTime() + nanos;
-        synchronized (exitMonitor) {
-            while (alive > 0) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                TimeUnit.NANOSECONDS.timedWait(exitMonitor, left);
+        while (alive.get() > 0) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
             }
-            return true;
+            park(left);
+        }
+        return true;
+    }
+
+    /**
+     * Parks the supervising thread until a rank exits last, the job fails, or {@code nanos} pass
+     * (0: no limit); may return early, as any park.
+     */
+    private void park(long nanos) throws InterruptedException {
+        if (nanos == 0) {
+            LockSupport.park(this);
+        } else {
+            LockSupport.parkNanos(this, nanos);
+        }
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
         }
     }
 }

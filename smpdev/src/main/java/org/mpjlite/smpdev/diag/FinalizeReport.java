@@ -89,6 +89,9 @@ public final class FinalizeReport {
     /** Rendezvous and synchronous sends of {@code rank} still queued at their destinations. */
     private static List<SendRequest> pendingSends(Rank rank) {
         List<SendRequest> out = new ArrayList<>();
+        if (!rank.endpoint().hasWaitingSends()) {
+            return out;
+        }
         for (Rank r : rank.job().ranks()) {
             for (Message m : r.endpoint().mailbox().unexpectedSnapshot()) {
                 SendRequest s = m.sender(); // read once: a receive may match the message meanwhile
