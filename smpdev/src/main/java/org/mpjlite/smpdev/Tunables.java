@@ -90,6 +90,15 @@ public final class Tunables {
     public static final int COLLECTIVE_SLOTS = 32;
 
     /**
+     * Teams of more members than this count arrivals in a shared counter instead of each waiter
+     * reading every member's epoch word, decide once per collective whether the calls match, and
+     * reduce an Allreduce once (each element by one member) instead of on every member: with
+     * thousands of members, per-member scans of every member cost O(p^2) per collective. Smaller
+     * teams keep the per-member words, which move no shared line between cores.
+     */
+    public static final int LARGE_TEAM = 64;
+
+    /**
      * Storage units a reduction combines per block: the accumulator (and any staging array of an
      * NIO buffer) stays in the L1/L2 cache whatever the number of members.
      */
