@@ -9,6 +9,7 @@ import org.mpjlite.smpdev.Membership;
 import org.mpjlite.smpdev.Rank;
 import org.mpjlite.smpdev.Tunables;
 import org.mpjlite.smpdev.data.BasicType;
+import org.mpjlite.smpdev.diag.Awaited;
 import org.mpjlite.smpdev.diag.CallSite;
 import org.mpjlite.smpdev.error.ErrorClass;
 import org.mpjlite.smpdev.error.Errors;
@@ -272,7 +273,7 @@ public final class Team {
         long epoch = lpEpoch(me) + 1;
         if (lpKnownEpoch(me) < epoch - 1) {
             if (!reached(epoch - 1)) {
-                await(me, () -> reached(epoch - 1), call);
+                await(me, new Phase(epoch - 1), call);
             }
             spKnownEpoch(me, epoch - 1);
         }
@@ -408,9 +409,40 @@ public final class Team {
         if (reached(epoch)) {
             wakeAll();
         } else {
-            await(me, () -> reached(epoch), call);
+            await(me, new Phase(epoch), call);
         }
         spKnownEpoch(me, epoch);
+    }
+
+    /**
+     * Waiting until every member has arrived at phase {@code epoch}; for reports, waiting for the
+     * members that have not (read from their epoch words, published before their arrival counts).
+     */
+    private final class Phase implements Condition, Awaited {
+        private final long epoch;
+
+        Phase(long epoch) {
+            this.epoch = epoch;
+        }
+
+        @Override
+        public boolean isMet() {
+            return reached(epoch);
+        }
+
+        @Override
+        public String describe(Job job) {
+            return "";
+        }
+
+        @Override
+        public void addAwaitedRanks(Job job, java.util.BitSet ranks) {
+            for (int m = 0; m < members.size(); m++) {
+                if (lvEpoch(m) < epoch) {
+                    ranks.set(members.worldRank(m));
+                }
+            }
+        }
     }
 
     /** Publishes member {@code me}'s arrival at phase {@code epoch}: its epoch word, and in a large team the count. */

@@ -32,9 +32,21 @@ public final class JobReport {
      */
     static final long SITE_BUDGET_NANOS = 500_000_000L;
 
+    /**
+     * Entries of a condensed report that get their users' lines whatever the time spent: the
+     * states that differ from their neighbours' are the interesting ones (the two ranks of a
+     * deadlock among thousands waiting in a Barrier), and a report has few unless ranks' calls
+     * differ one by one (a ring), where the budget then applies.
+     */
+    static final int SITES_ALWAYS = 32;
+
     private final StringBuilder out;
     private final long siteDeadline = System.nanoTime() + SITE_BUDGET_NANOS;
     private boolean sitesOmitted;
+    /** Whether {@link #appendSite} looks at stacks: not while a rank's state is compared with its neighbour's. */
+    private boolean sites = true;
+    /** Entries (runs of ranks in one state) written so far, in a condensed report. */
+    private int runs;
 
     private JobReport(String headline) {
         out = new StringBuilder(headline).append('\n');
@@ -48,40 +60,34 @@ public final class JobReport {
         List<BitSet> awaited = new ArrayList<>();
         boolean condense = job.size() > CONDENSE_ABOVE;
         String run = null;
+        String runKey = null;
         int runStart = 0;
         for (Rank r : job.ranks()) {
             BitSet waitsFor = new BitSet();
-            int mark = out.length();
-            if (!condense) {
-                out.append("  rank ").append(r.id()).append(": ");
-            }
-            RankThreads threads = RankThreads.of(r);
-            if (threads.finished) {
-                out.append(r.isInitialized() ? "finished" : "finished without calling MPI.Init").append('\n');
-            } else if (threads.inMpi.isEmpty()) {
-                out.append("running, not blocked in MPI\n");
-                appendSite(r.mainThread(), "");
-            } else if (threads.inMpi.size() == 1 && threads.waiting.isEmpty()
-                && threads.inMpi.containsKey(r.mainThread())) {
-                appendBlocked(job, threads.inMpi.get(r.mainThread()), "", waitsFor);
-            } else {
-                appendThreads(job, threads, waitsFor);
-            }
-            waitsFor.clear(r.id());
-            if (!threads.finished) {
-                appendUnexpected(job, r);
-            }
             awaited.add(waitsFor);
             if (!condense) {
+                out.append("  rank ").append(r.id()).append(": ");
+                appendRank(job, r, waitsFor);
                 continue;
             }
-            String entry = out.substring(mark);
+            // The state without the user's line first: a rank like its neighbour joins its run
+            // without a look at its stack.
+            int mark = out.length();
+            sites = false;
+            appendRank(job, r, waitsFor);
+            String key = out.substring(mark);
             out.setLength(mark);
-            if (!entry.equals(run)) {
-                appendRun(runStart, r.id() - 1, run);
-                run = entry;
-                runStart = r.id();
+            if (key.equals(runKey)) {
+                continue;
             }
+            appendRun(runStart, r.id() - 1, run);
+            sites = true;
+            runs++;
+            appendRank(job, r, new BitSet());
+            run = out.substring(mark);
+            out.setLength(mark);
+            runKey = key;
+            runStart = r.id();
         }
         if (condense) {
             appendRun(runStart, job.size() - 1, run);
@@ -106,6 +112,26 @@ public final class JobReport {
     }
 
     /** {@code Recv(source=1, ...)} and the user's line; adds the ranks the call waits for. */
+    /** Rank {@code r}'s state (its blocked calls, or running, or finished) and its unexpected messages. */
+    private void appendRank(Job job, Rank r, BitSet waitsFor) {
+        RankThreads threads = RankThreads.of(r);
+        if (threads.finished) {
+            out.append(r.isInitialized() ? "finished" : "finished without calling MPI.Init").append('\n');
+        } else if (threads.inMpi.isEmpty()) {
+            out.append("running, not blocked in MPI\n");
+            appendSite(r.mainThread(), "");
+        } else if (threads.inMpi.size() == 1 && threads.waiting.isEmpty()
+            && threads.inMpi.containsKey(r.mainThread())) {
+            appendBlocked(job, threads.inMpi.get(r.mainThread()), "", waitsFor);
+        } else {
+            appendThreads(job, threads, waitsFor);
+        }
+        waitsFor.clear(r.id());
+        if (!threads.finished) {
+            appendUnexpected(job, r);
+        }
+    }
+
     private void appendBlocked(Job job, BlockedCall b, String indent, BitSet waitsFor) {
         out.append(b.call).append('(').append(b.describe(job)).append(")\n");
         appendSite(b.thread, indent);
@@ -128,10 +154,10 @@ public final class JobReport {
     }
 
     private void appendSite(Thread t, String indent) {
-        if (t == null) {
+        if (t == null || !sites) {
             return;
         }
-        if (System.nanoTime() - siteDeadline > 0) {
+        if (runs > SITES_ALWAYS && System.nanoTime() - siteDeadline > 0) {
             sitesOmitted = true;
             return;
         }
