@@ -4,13 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.time.Duration;
 import java.util.List;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Request;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,8 +23,7 @@ import org.mpjlite.smpdev.Tunables;
 /**
  * Jobs above {@link Tunables#LARGE_TEAM} ranks, where collectives count arrivals in a shared
  * counter, decide once whether calls match and reduce each element once; and jobs of ten thousand
- * ranks (tag {@code scale}: tens of seconds on two cores), which run on virtual threads where the
- * JDK has them.
+ * ranks on virtual threads (JDK 21 and later).
  */
 class ManyRanksTest {
     /** Every collective the large-team paths change, with results checked on every rank. */
@@ -104,14 +103,18 @@ class ManyRanksTest {
         }
     }
 
+    /**
+     * Ten thousand ranks on virtual threads: 5 to 8 s each on two busy cores. On JDK 17 to 20
+     * (platform threads only: ten thousand OS threads) these tests are skipped.
+     */
     private static MpjLite.Options tenThousand() {
-        return MpjLite.options().ranks(10_000).threads(ThreadKind.DEFAULT).shutdownGrace(Duration.ofSeconds(5));
+        assumeTrue(ThreadKind.VIRTUAL.available(), "virtual threads (JDK 21 or later)");
+        return MpjLite.options().ranks(10_000).threads(ThreadKind.VIRTUAL).shutdownGrace(Duration.ofSeconds(5));
     }
 
     /** Init, Barrier, Allreduce, a ring exchange, Finalize: ten thousand ranks, results checked. */
     @Test
-    @Tag("scale")
-    @Timeout(300)
+    @Timeout(120)
     void tenThousandRanksRunAndExchange() {
         int n = 10_000;
         List<Integer> left = tenThousand().run(() -> {
@@ -134,8 +137,7 @@ class ManyRanksTest {
 
     /** Two ranks receive from each other while the rest wait in a Barrier: the cycle is named. */
     @Test
-    @Tag("scale")
-    @Timeout(300)
+    @Timeout(120)
     void aDeadlockAmongTenThousandRanksNamesTheCycle() {
         JobFailedException e = assertThrows(JobFailedException.class, () -> tenThousand().run(() -> {
             MPI.Init(new String[0]);
@@ -154,8 +156,7 @@ class ManyRanksTest {
 
     /** One rank throws while the others wait in a Barrier: the job ends promptly, naming it. */
     @Test
-    @Tag("scale")
-    @Timeout(300)
+    @Timeout(120)
     void aFailingRankAmongTenThousandEndsTheJob() {
         IllegalStateException boom = new IllegalStateException("boom");
         JobFailedException e = assertThrows(JobFailedException.class, () -> tenThousand().run(() -> {
