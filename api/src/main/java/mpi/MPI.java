@@ -298,9 +298,9 @@ public final class MPI {
         }
         Intracomm.namePredefined(r.job());
         int provided = r.init(required, call);
-        Info.recordInit(r, StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE)
-            .walk(frames -> frames.map(StackWalker.StackFrame::getDeclaringClass).filter(c -> c != MPI.class)
-                .findFirst().orElse(null)), args);
+        // No lambda here: this class is defined once per rank, and each of its lambdas would be
+        // linked (a hidden class spun) once per rank.
+        Info.recordInit(r, Info.callerOutside(MPI.class), args);
         return provided;
     }
 

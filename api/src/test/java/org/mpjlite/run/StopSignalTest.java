@@ -2,14 +2,11 @@ package org.mpjlite.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.mpjlite.run.Subprocesses.drain;
-import static org.mpjlite.run.Subprocesses.succeeds;
+import static org.mpjlite.run.Subprocesses.startMpjrun;
+import static org.mpjlite.run.Subprocesses.stdout;
 
 import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,19 +46,11 @@ class StopSignalTest {
     @ParameterizedTest(name = "{0} ranks, SIG{1}")
     @CsvSource({"3, TERM, 143", "2000, TERM, 143", "2000, INT, 130"})
     void aSignalEndsTheJobPromptlyWithAReport(int ranks, String signal, int exitCode) throws Exception {
-        Path script = Path.of("..", "bin", "mpjrun").toAbsolutePath().normalize();
-        assumeTrue(Files.isRegularFile(script) && succeeds("env", "--default-signal=INT,TERM", "bash", "-c", "true"),
-            "bash and an env that resets signals (GNU coreutils 8.31 or later)");
         Path src = Sources.write(dir, "Waits.java", WAITS);
-        ProcessBuilder pb = new ProcessBuilder("env", "--default-signal=INT,TERM", "bash", script.toString(),
-            "-np", String.valueOf(ranks), src.toString());
-        pb.environment().put("MPJLITE_CLASSPATH", System.getProperty("java.class.path"));
-        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        Process launcher = pb.start();
+        Process launcher = startMpjrun("INT,TERM", "-np", String.valueOf(ranks), src.toString());
         try {
             StringBuilder err = drain(launcher.getErrorStream());
-            BufferedReader out = new BufferedReader(new InputStreamReader(launcher.getInputStream(),
-                StandardCharsets.UTF_8));
+            BufferedReader out = stdout(launcher);
             assertEquals("ready", out.readLine(), err::toString);
 
             long sent = System.nanoTime();
