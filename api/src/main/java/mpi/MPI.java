@@ -62,6 +62,10 @@ public final class MPI {
     public static final int HOST = 1;
     public static final int IO = 2;
     public static final int WTIME_IS_GLOBAL = 3;
+    /** Window attributes ({@code Win.getAttr}): the memory, its size in bytes, the displacement unit. */
+    public static final int WIN_BASE = 4;
+    public static final int WIN_SIZE = 5;
+    public static final int WIN_DISP_UNIT = 6;
     /** What no key from {@code createKeyval} is. */
     public static final int KEYVAL_INVALID = -1;
 
@@ -71,6 +75,15 @@ public final class MPI {
 
     /** Bytes charged per message against the buffer attached for buffered sends. */
     public static final int BSEND_OVERHEAD = 16;
+
+    // ---- one-sided communication (Win): assertions and lock types, with Open MPI's values -------
+    public static final int MODE_NOCHECK = 1;
+    public static final int MODE_NOPRECEDE = 2;
+    public static final int MODE_NOPUT = 4;
+    public static final int MODE_NOSTORE = 8;
+    public static final int MODE_NOSUCCEED = 16;
+    public static final int LOCK_EXCLUSIVE = 1;
+    public static final int LOCK_SHARED = 2;
 
     // ---- error classes ------------------------------------------------------------------------
     public static final int SUCCESS = ErrorClass.SUCCESS;
@@ -93,10 +106,22 @@ public final class MPI {
     public static final int ERR_INTERN = ErrorClass.ERR_INTERN;
     public static final int ERR_IN_STATUS = ErrorClass.ERR_IN_STATUS;
     public static final int ERR_PENDING = ErrorClass.ERR_PENDING;
+    public static final int ERR_ASSERT = ErrorClass.ERR_ASSERT;
+    public static final int ERR_BASE = ErrorClass.ERR_BASE;
+    public static final int ERR_DISP = ErrorClass.ERR_DISP;
     public static final int ERR_KEYVAL = ErrorClass.ERR_KEYVAL;
+    public static final int ERR_LOCKTYPE = ErrorClass.ERR_LOCKTYPE;
     public static final int ERR_NO_MEM = ErrorClass.ERR_NO_MEM;
     public static final int ERR_NOT_SAME = ErrorClass.ERR_NOT_SAME;
+    public static final int ERR_RMA_CONFLICT = ErrorClass.ERR_RMA_CONFLICT;
+    public static final int ERR_RMA_SYNC = ErrorClass.ERR_RMA_SYNC;
+    public static final int ERR_SIZE = ErrorClass.ERR_SIZE;
     public static final int ERR_UNSUPPORTED_OPERATION = ErrorClass.ERR_UNSUPPORTED_OPERATION;
+    public static final int ERR_WIN = ErrorClass.ERR_WIN;
+    /** MPI_ERR_RMA_RANGE, which Open MPI's Java binding does not name: target memory outside the window. */
+    public static final int ERR_RMA_RANGE = ErrorClass.ERR_RMA_RANGE;
+    /** MPI_ERR_RMA_ATTACH, which Open MPI's Java binding does not name: memory cannot be attached or detached. */
+    public static final int ERR_RMA_ATTACH = ErrorClass.ERR_RMA_ATTACH;
     public static final int ERR_PROC_ABORTED = ErrorClass.ERR_PROC_ABORTED;
     public static final int ERR_LASTCODE = ErrorClass.ERR_LASTCODE;
 

@@ -25,10 +25,20 @@ public final class ErrorClass {
     public static final int ERR_INTERN = 17;
     public static final int ERR_IN_STATUS = 18;
     public static final int ERR_PENDING = 19;
+    public static final int ERR_ASSERT = 22;
+    public static final int ERR_BASE = 24;
+    public static final int ERR_DISP = 26;
     public static final int ERR_KEYVAL = 36;
+    public static final int ERR_LOCKTYPE = 37;
     public static final int ERR_NO_MEM = 39;
     public static final int ERR_NOT_SAME = 40;
+    public static final int ERR_RMA_CONFLICT = 46;
+    public static final int ERR_RMA_SYNC = 47;
+    public static final int ERR_SIZE = 49;
     public static final int ERR_UNSUPPORTED_OPERATION = 52;
+    public static final int ERR_WIN = 53;
+    public static final int ERR_RMA_RANGE = 68;
+    public static final int ERR_RMA_ATTACH = 69;
     public static final int ERR_PROC_ABORTED = 74;
     public static final int ERR_LASTCODE = 92;
 
@@ -63,6 +73,17 @@ public final class ErrorClass {
         define(ERR_NOT_SAME, "MPI_ERR_NOT_SAME", "collective call not the same on all ranks (order, root, count or"
             + " operation)");
         define(ERR_UNSUPPORTED_OPERATION, "MPI_ERR_UNSUPPORTED_OPERATION", "operation not supported");
+        define(ERR_ASSERT, "MPI_ERR_ASSERT", "invalid assert argument (of a window synchronization call)");
+        define(ERR_BASE, "MPI_ERR_BASE", "invalid base address or memory of a window");
+        define(ERR_DISP, "MPI_ERR_DISP", "invalid displacement argument (or displacement unit)");
+        define(ERR_LOCKTYPE, "MPI_ERR_LOCKTYPE", "invalid lock type");
+        define(ERR_RMA_CONFLICT, "MPI_ERR_RMA_CONFLICT", "conflicting accesses to a window");
+        define(ERR_RMA_SYNC, "MPI_ERR_RMA_SYNC", "wrong synchronization of RMA calls (no epoch open, or the wrong"
+            + " one)");
+        define(ERR_SIZE, "MPI_ERR_SIZE", "invalid size argument");
+        define(ERR_WIN, "MPI_ERR_WIN", "invalid window");
+        define(ERR_RMA_RANGE, "MPI_ERR_RMA_RANGE", "target memory is not part of the window");
+        define(ERR_RMA_ATTACH, "MPI_ERR_RMA_ATTACH", "memory cannot be attached to (or detached from) the window");
         define(ERR_PROC_ABORTED, "MPI_ERR_PROC_ABORTED", "another rank of the job failed or aborted");
     }
 
@@ -90,7 +111,7 @@ public final class ErrorClass {
     /**
      * What an error class means, as MPI_Error_string gives it: {@code "MPI_ERR_TRUNCATE: message
      * truncated: longer than the receive buffer"}. Valid codes that MPJ Lite never raises (MPI's
-     * one-sided, I/O and dynamic-process classes) read {@code "MPI_ERR_<n>: error class <n>"}.
+     * I/O and dynamic-process classes) read {@code "MPI_ERR_<n>: error class <n>"}.
      */
     public static String text(int errorClass) {
         if (!isValid(errorClass)) {

@@ -1,0 +1,33 @@
+package mpi;
+
+import java.util.function.BooleanSupplier;
+import org.mpjlite.smpdev.Rank;
+
+/**
+ * The one place where window synchronization waits and wakes (lock acquisition, PSCW's start and
+ * wait): the device's wait path, so a waiting rank spins only while the ranks fit on the cores and
+ * then parks, an interrupt or a job failure ends the wait with an error, and a wait that can never
+ * end is part of the job's deadlock report, named by {@code call}.
+ *
+ * <p>Protocol: whoever makes a waited-for condition true does so with an atomic or volatile write,
+ * then calls {@link #wake}; a waiter re-checks its condition after every wake-up. Conditions may
+ * be evaluated several times (each must be idempotent once true).
+ *
+ * <p>Stateless; thread-safe.
+ */
+final class RmaWait {
+    private RmaWait() {
+    }
+
+    /** Returns when {@code condition} holds; {@code call} names the wait in reports ({@code lock(...)}). */
+    static void await(Rank me, BooleanSupplier condition, String call) {
+        me.awaitCondition(condition, call);
+    }
+
+    /** Wakes the waiters of every rank in {@code ranks} so they re-check their conditions. */
+    static void wake(Rank[] ranks) {
+        for (Rank r : ranks) {
+            r.wakeWaiters();
+        }
+    }
+}
