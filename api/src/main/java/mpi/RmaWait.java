@@ -19,9 +19,12 @@ final class RmaWait {
     private RmaWait() {
     }
 
-    /** Returns when {@code condition} holds; {@code call} names the wait in reports ({@code lock(...)}). */
-    static void await(Rank me, BooleanSupplier condition, String call) {
-        me.awaitCondition(condition, call);
+    /**
+     * Returns when {@code condition} holds; {@code call} and {@code args} name the wait in reports
+     * ({@code Win.lock(MPI.LOCK_SHARED, rank=1)}).
+     */
+    static void await(Rank me, BooleanSupplier condition, String call, String args) {
+        me.awaitCondition(condition, call, args);
     }
 
     /** Wakes the waiters of every rank in {@code ranks} so they re-check their conditions. */

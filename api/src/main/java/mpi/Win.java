@@ -167,9 +167,7 @@ public final class Win implements Freeable {
         this.dispUnit = dispUnit;
         this.locks = new int[r.members().length];
         this.state = rank.job().shared(new WinState.Key(r.context()), k -> new WinState(r.members(), flavor));
-        if (flavor != FLAVOR_DYNAMIC) {
-            state.setMemory(index, base, size, dispUnit);
-        }
+        state.setMemory(index, base, size, dispUnit);
         // Every member has published its memory before any leaves: the collective orders them.
         int[] all = new int[r.members().length];
         Collective.allgather(comm, call, false, new int[] {flavor}, 0, 1, MPI.INT, all, 0, 1, MPI.INT, false);
@@ -625,7 +623,7 @@ public final class Win implements Freeable {
             }
             boolean[] started = {false};
             RmaWait.await(me, () -> started[0] || (started[0] = state.tryStart(index, targets)),
-                "Win.start(waiting for the post of window ranks " + java.util.Arrays.toString(targets) + ")");
+                "Win.start", "targets=" + java.util.Arrays.toString(targets));
             synchronized (this) {
                 startGroup = targets;
             }
@@ -682,7 +680,7 @@ public final class Win implements Freeable {
             int[] origins = openPost(call);
             boolean[] ended = {false};
             RmaWait.await(me, () -> ended[0] || (ended[0] = state.tryWait(index, origins.length)),
-                "Win.waitFor(waiting for complete from window ranks " + java.util.Arrays.toString(origins) + ")");
+                "Win.waitFor", "origins=" + java.util.Arrays.toString(origins));
             synchronized (this) {
                 postGroup = null;
             }
@@ -746,7 +744,7 @@ public final class Win implements Freeable {
             }
             boolean[] held = {false};
             RmaWait.await(me, () -> held[0] || (held[0] = state.tryLock(rank, lockType)),
-                "Win.lock(" + lockName(lockType) + ", rank=" + rank + ")");
+                "Win.lock", lockName(lockType) + ", rank=" + rank);
             synchronized (this) {
                 locks[rank] = lockType;
                 lockCount++;
@@ -802,7 +800,7 @@ public final class Win implements Freeable {
                 int target = t;
                 boolean[] held = {false};
                 RmaWait.await(me, () -> held[0] || (held[0] = state.tryLock(target, MPI.LOCK_SHARED)),
-                    "Win.lockAll(waiting for rank " + target + ")");
+                    "Win.lockAll", "waiting for the lock of rank " + target);
             }
             synchronized (this) {
                 lockAll = true;

@@ -73,7 +73,7 @@ final class WinState {
 
     // ---- memory --------------------------------------------------------------------------------
 
-    /** Sets member {@code me}'s memory (a window that is not dynamic); before the creating collective. */
+    /** Sets member {@code me}'s memory (none for a dynamic window) and displacement unit; before the creating collective. */
     void setMemory(int me, Object buffer, long size, int dispUnit) {
         regions.set(me, buffer == null ? new Region[0] : new Region[] {new Region(buffer, 0, size)});
         dispUnits[me] = dispUnit;

@@ -144,6 +144,24 @@ public final class Rank {
     }
 
     /**
+     * As {@link #awaitCondition(java.util.function.BooleanSupplier, String)}, with what is waited for
+     * in a deadlock report: the arguments of the blocked call ({@code MPI.LOCK_SHARED, rank=1}).
+     */
+    public void awaitCondition(java.util.function.BooleanSupplier condition, String call, String args) {
+        await(new WaitStrategy.Condition() {
+            @Override
+            public boolean isMet() {
+                return condition.getAsBoolean();
+            }
+
+            @Override
+            public String describe(Job job) {
+                return args;
+            }
+        }, call);
+    }
+
+    /**
      * Wakes this rank's parked threads so they re-check what they wait for; costs one volatile
      * read when none is parked. Call it after making a waited-for condition true.
      */
