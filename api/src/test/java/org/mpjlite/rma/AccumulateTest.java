@@ -2,6 +2,8 @@ package org.mpjlite.rma;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mpjlite.rma.Sizes.rank;
+import static org.mpjlite.rma.Sizes.size;
 
 import java.nio.DoubleBuffer;
 import java.nio.IntBuffer;
@@ -18,14 +20,6 @@ import org.mpjlite.p2p.Jobs.World;
  */
 class AccumulateTest {
     private static final int ROUNDS = 200;
-
-    private static int rank() {
-        return MPI.COMM_WORLD.getRank();
-    }
-
-    private static int size() {
-        return MPI.COMM_WORLD.getSize();
-    }
 
     @Sizes.AllSizes
     void sumAndMaxOfIntsAndDoublesFromEveryRankUnderLockAll(World w) {

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.mpjlite.rma.Sizes.rank;
+import static org.mpjlite.rma.Sizes.size;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -16,14 +18,6 @@ import org.mpjlite.p2p.Jobs.World;
 
 /** Put and get in fence epochs, over every kind of window memory and with derived datatypes. */
 class FenceTest {
-    private static int rank() {
-        return MPI.COMM_WORLD.getRank();
-    }
-
-    private static int size() {
-        return MPI.COMM_WORLD.getSize();
-    }
-
     @Sizes.AllSizes
     void putIntoTheRightNeighbourOfARing(World w) {
         w.run(() -> {

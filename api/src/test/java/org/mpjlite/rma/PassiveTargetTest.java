@@ -2,6 +2,8 @@ package org.mpjlite.rma;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mpjlite.rma.Sizes.rank;
+import static org.mpjlite.rma.Sizes.size;
 
 import java.nio.IntBuffer;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -12,14 +14,6 @@ import org.mpjlite.p2p.Jobs.World;
 
 /** Lock, unlock, lockAll and the request-based operations of passive target epochs. */
 class PassiveTargetTest {
-    private static int rank() {
-        return MPI.COMM_WORLD.getRank();
-    }
-
-    private static int size() {
-        return MPI.COMM_WORLD.getSize();
-    }
-
     @Sizes.AllSizes
     void exclusiveLocksMakeAPlainGetAndPutIncrementExact(World w) {
         w.run(() -> {

@@ -1,6 +1,8 @@
 package org.mpjlite.rma;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.mpjlite.rma.Sizes.rank;
+import static org.mpjlite.rma.Sizes.size;
 
 import java.nio.IntBuffer;
 import mpi.Group;
@@ -10,14 +12,6 @@ import org.mpjlite.p2p.Jobs.World;
 
 /** Post-start-complete-wait: generalized active target synchronization. */
 class PscwTest {
-    private static int rank() {
-        return MPI.COMM_WORLD.getRank();
-    }
-
-    private static int size() {
-        return MPI.COMM_WORLD.getSize();
-    }
-
     @Sizes.AllSizes
     void eachRankPutsToItsRightNeighbourManyEpochsInARow(World w) {
         w.run(() -> {

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mpjlite.p2p.Jobs.assertMpiError;
+import static org.mpjlite.rma.Sizes.rank;
+import static org.mpjlite.rma.Sizes.size;
 
 import java.nio.ByteBuffer;
 import java.nio.DoubleBuffer;
@@ -22,14 +24,6 @@ import org.mpjlite.p2p.Jobs.World;
 
 /** Misuse of windows: each is an MPIException of the MPI error class, naming the call and argument. */
 class RmaErrorsTest {
-    private static int rank() {
-        return MPI.COMM_WORLD.getRank();
-    }
-
-    private static int size() {
-        return MPI.COMM_WORLD.getSize();
-    }
-
     @Sizes.AllSizes
     void operationsOutsideAnEpochAndSynchronizationOutOfOrder(World w) {
         w.run(() -> {

@@ -6,6 +6,7 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import mpi.MPI;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.mpjlite.p2p.Jobs.World;
@@ -13,11 +14,21 @@ import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.MatchingKind;
 
 /**
- * The job shapes of the one-sided suite: 1, 2, 3, 4 and 7 ranks (7 ranks on a small machine park
+ * The job shapes of the one-sided suite, and the rank and size of the world inside a rank: 1, 2, 3, 4 and 7 ranks (7 ranks on a small machine park
  * instead of spinning). Windows do not depend on the matching structure, so one is enough.
  */
 final class Sizes {
     private Sizes() {
+    }
+
+    /** The calling rank in {@code MPI.COMM_WORLD}. */
+    static int rank() {
+        return MPI.COMM_WORLD.getRank();
+    }
+
+    /** The number of ranks of {@code MPI.COMM_WORLD}. */
+    static int size() {
+        return MPI.COMM_WORLD.getSize();
     }
 
     static Stream<World> all() {
