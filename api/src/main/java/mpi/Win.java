@@ -796,11 +796,20 @@ public final class Win implements Freeable {
                 }
                 endEmptyFenceEpoch(call);
             }
-            for (int t = 0; t < locks.length; t++) {
-                int target = t;
-                boolean[] held = {false};
-                RmaWait.await(me, () -> held[0] || (held[0] = state.tryLock(target, MPI.LOCK_SHARED)),
-                    "Win.lockAll", "waiting for the lock of rank " + target);
+            int taken = 0;
+            try {
+                for (; taken < locks.length; taken++) {
+                    int target = taken;
+                    boolean[] held = {false};
+                    RmaWait.await(me, () -> held[0] || (held[0] = state.tryLock(target, MPI.LOCK_SHARED)),
+                        "Win.lockAll", "waiting for the lock of rank " + target);
+                }
+            } catch (RuntimeException e) {
+                // Interrupted or the job failed: give back the locks taken so far.
+                for (int t = 0; t < taken; t++) {
+                    state.unlock(t, MPI.LOCK_SHARED);
+                }
+                throw e;
             }
             synchronized (this) {
                 lockAll = true;
