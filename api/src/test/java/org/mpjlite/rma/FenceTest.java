@@ -12,6 +12,8 @@ import java.nio.ByteOrder;
 import java.nio.DoubleBuffer;
 import java.nio.IntBuffer;
 import mpi.Datatype;
+import mpi.Group;
+import mpi.Intracomm;
 import mpi.MPI;
 import mpi.Win;
 import org.mpjlite.p2p.Jobs.World;
@@ -127,6 +129,36 @@ class FenceTest {
             win.free();
             every2.free();
             every3.free();
+            return null;
+        });
+    }
+
+    @Sizes.AllSizes
+    void windowsOnASplitCommunicatorUseItsRanksAndOnCommSelfTheRankAlone(World w) {
+        w.run(() -> {
+            int me = rank();
+            // Odd and even world ranks, each in reverse order: window rank r is not world rank r.
+            Intracomm half = MPI.COMM_WORLD.split(me % 2, -me);
+            int hr = half.getRank();
+            int hn = half.getSize();
+            IntBuffer mem = MPI.newIntBuffer(1);
+            Win win = new Win(mem, 4, 4, null, half);
+            assertEquals(MPI.IDENT, Group.compare(win.getGroup(), half.getGroup()));
+            IntBuffer v = MPI.newIntBuffer(1).put(0, me);
+            win.fence(0);
+            win.put(v, 1, MPI.INT, (hr + 1) % hn, 0, 1, MPI.INT);
+            win.fence(0);
+            int[] world = Group.translateRanks(half.getGroup(), new int[] {(hr + hn - 1) % hn}, MPI.COMM_WORLD.getGroup());
+            assertEquals(world[0], mem.get(0));
+            win.free();
+            IntBuffer own = MPI.newIntBuffer(1);
+            Win self = new Win(own, 4, 4, null, MPI.COMM_SELF);
+            self.lock(MPI.LOCK_EXCLUSIVE, 0, 0);
+            self.put(v, 1, MPI.INT, 0, 0, 1, MPI.INT);
+            self.unlock(0);
+            assertEquals(me, own.get(0));
+            self.free();
+            half.free();
             return null;
         });
     }
