@@ -39,7 +39,7 @@ final class WinState {
     }
 
     final Rank[] members;
-    /** Flavor of the window: one of the {@code Win.FLAVOR_*} codes or {@link Win#FLAVOR_CREATE}, {@link Win#FLAVOR_DYNAMIC}. */
+    /** How the window was made: a {@code Win.FLAVOR_*} code. */
     final int flavor;
     private final AtomicReferenceArray<Region[]> regions;
     private final int[] dispUnits;
@@ -73,7 +73,10 @@ final class WinState {
 
     // ---- memory --------------------------------------------------------------------------------
 
-    /** Sets member {@code me}'s memory (none for a dynamic window) and displacement unit; before the creating collective. */
+    /**
+     * Sets member {@code me}'s memory (none for a dynamic window) and displacement unit, before the
+     * creating collective.
+     */
     void setMemory(int me, Object buffer, long size, int dispUnit) {
         regions.set(me, buffer == null ? new Region[0] : new Region[] {new Region(buffer, 0, size)});
         dispUnits[me] = dispUnit;

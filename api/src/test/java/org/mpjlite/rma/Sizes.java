@@ -14,8 +14,9 @@ import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.MatchingKind;
 
 /**
- * The job shapes of the one-sided suite, and the rank and size of the world inside a rank: 1, 2, 3, 4 and 7 ranks (7 ranks on a small machine park
- * instead of spinning). Windows do not depend on the matching structure, so one is enough.
+ * The job shapes of the one-sided suite, 1, 2, 3, 4 and 7 ranks (7 ranks on a small machine park
+ * instead of spinning; windows do not depend on the matching structure, so one is enough), and the
+ * rank and size of the world inside a rank.
  */
 final class Sizes {
     private Sizes() {
