@@ -2,6 +2,7 @@ package org.mpjlite.rma;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mpjlite.p2p.Jobs.assertMpiError;
 import static org.mpjlite.rma.Sizes.rank;
 import static org.mpjlite.rma.Sizes.size;
 
@@ -10,7 +11,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import mpi.MPI;
 import mpi.Request;
 import mpi.Win;
+import org.junit.jupiter.api.Test;
 import org.mpjlite.p2p.Jobs.World;
+import org.mpjlite.smpdev.JobConfig;
+import org.mpjlite.smpdev.MatchingKind;
 
 /** Lock, unlock, lockAll and the request-based operations of passive target epochs. */
 class PassiveTargetTest {
@@ -131,6 +135,40 @@ class PassiveTargetTest {
             win.lock(MPI.LOCK_EXCLUSIVE, me, 0);
             assertTrue(mem.get(0) == n, "own window: " + mem.get(0));
             win.unlock(me);
+            win.free();
+            return null;
+        });
+    }
+
+    @Test
+    void aLockWaitEndsWithAnErrorWhenTheThreadIsInterrupted() {
+        new World(2, MatchingKind.LOCK_FREE, JobConfig.DEFAULT_EAGER_THRESHOLD).run(() -> {
+            Win win = new Win(MPI.newIntBuffer(1), 4, 4, null, MPI.COMM_WORLD);
+            if (rank() == 0) {
+                win.lock(MPI.LOCK_EXCLUSIVE, 0, 0);
+                MPI.COMM_WORLD.barrier();
+                MPI.COMM_WORLD.barrier();
+                win.unlock(0);
+            } else {
+                MPI.COMM_WORLD.barrier();
+                Thread waiter = Thread.currentThread();
+                Thread interrupter = new Thread(() -> {
+                    try {
+                        Thread.sleep(200);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    waiter.interrupt();
+                });
+                interrupter.start();
+                assertMpiError(MPI.ERR_OTHER, () -> win.lock(MPI.LOCK_SHARED, 0, 0), "interrupted");
+                assertTrue(Thread.interrupted());
+                interrupter.join();
+                MPI.COMM_WORLD.barrier();
+                // The interrupted wait took nothing: the lock is free once rank 0 lets go.
+                win.lock(MPI.LOCK_EXCLUSIVE, 0, 0);
+                win.unlock(0);
+            }
             win.free();
             return null;
         });
