@@ -2,6 +2,7 @@ package mpi;
 
 import java.nio.ByteBuffer;
 import org.mpjlite.smpdev.BasicType;
+import org.mpjlite.smpdev.Copier;
 import org.mpjlite.smpdev.Packing;
 import org.mpjlite.smpdev.TypeMap;
 import org.mpjlite.smpdev.collective.Collectives;
@@ -14,9 +15,9 @@ import org.mpjlite.smpdev.collective.Reduction;
  * call returns (which MPI allows: completion may come at any time up to the closing
  * synchronization).
  *
- * <p>Data go through a packed temporary (the elements one after the other, {@link Packing}), so any
- * pair of datatypes with the same type signature works, on arrays and on NIO buffers of any byte
- * order. Accumulates read the target's elements, combine them with the predefined reduction
+ * <p>Contiguous data of one basic type move with one {@link Copier} copy; other data go through a
+ * packed temporary (the elements one after the other, {@link Packing}), so any pair of datatypes
+ * with the same type signature works, on arrays and on NIO buffers of any byte order. Accumulates read the target's elements, combine them with the predefined reduction
  * ({@link Collectives#reduceLocal}) and write them back, all under the target memory's accumulate
  * monitor ({@link WinState#accumulateLock}), so concurrent accumulates to the same target are
  * atomic per element.
@@ -160,11 +161,36 @@ final class RmaData {
     }
 
     static void put(Object origin, int count, Datatype type, Target t, int tcount, Datatype ttype) {
-        unpack(pack(origin, 0, count, type), t.memory(), t.at(), tcount, ttype);
+        if (oneCopy(type, ttype, t)) {
+            BasicType base = type.map.base();
+            Copier.copy(origin, 0, t.memory(), (int) (t.at() / base.size()), elements(count, type), base);
+        } else {
+            unpack(pack(origin, 0, count, type), t.memory(), t.at(), tcount, ttype);
+        }
     }
 
     static void get(Object origin, int count, Datatype type, Target t, int tcount, Datatype ttype) {
-        unpack(pack(t.memory(), t.at(), tcount, ttype), origin, 0, count, type);
+        if (oneCopy(type, ttype, t)) {
+            BasicType base = type.map.base();
+            Copier.copy(t.memory(), (int) (t.at() / base.size()), origin, 0, elements(count, type), base);
+        } else {
+            unpack(pack(t.memory(), t.at(), tcount, ttype), origin, 0, count, type);
+        }
+    }
+
+    /**
+     * True when both sides are contiguous runs of one basic type and the target data start at a
+     * whole element: the data move with one {@link Copier} copy (which converts between the byte
+     * orders of ByteBuffers) instead of through a packed temporary.
+     */
+    private static boolean oneCopy(Datatype type, Datatype ttype, Target t) {
+        BasicType base = type.map.base();
+        return base != null && base == ttype.map.base() && type.direct() && ttype.direct()
+            && t.at() % base.size() == 0;
+    }
+
+    private static int elements(int count, Datatype type) {
+        return Math.toIntExact(type.map.elements() * count);
     }
 
     /**

@@ -162,4 +162,28 @@ class FenceTest {
             return null;
         });
     }
+
+    @Sizes.AllSizes
+    void intsAtUnalignedBytesOfAByteBufferWindow(World w) {
+        w.run(() -> {
+            int me = rank();
+            int n = size();
+            ByteBuffer mem = ByteBuffer.allocate(16).order(ByteOrder.BIG_ENDIAN);
+            Win win = new Win(mem, 16, 1, null, MPI.COMM_WORLD);
+            IntBuffer v = MPI.newIntBuffer(2).put(0, 0x01020304 + me).put(1, -me);
+            win.fence(0);
+            win.put(v, 2, MPI.INT, (me + 1) % n, 3, 2, MPI.INT);
+            win.fence(0);
+            int left = (me + n - 1) % n;
+            assertEquals(0x01020304 + left, mem.getInt(3));
+            assertEquals(-left, mem.getInt(7));
+            IntBuffer back = MPI.newIntBuffer(2);
+            win.get(back, 2, MPI.INT, (me + 1) % n, 3, 2, MPI.INT);
+            win.fence(MPI.MODE_NOSUCCEED);
+            assertEquals(0x01020304 + me, back.get(0));
+            assertEquals(-me, back.get(1));
+            win.free();
+            return null;
+        });
+    }
 }
