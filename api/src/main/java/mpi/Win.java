@@ -1046,6 +1046,10 @@ public final class Win implements Freeable {
             live(call);
             synchronized (this) {
                 noEpochOpen(call);
+                if (fenceEpoch && opsSinceFence > 0) {
+                    throw new MPIException(MPI.ERR_RMA_SYNC, call + ": " + opsSinceFence + " operations since the"
+                        + " last fence were never completed by another fence");
+                }
             }
             Collective.barrier(comm, call, false);
             freed = true;

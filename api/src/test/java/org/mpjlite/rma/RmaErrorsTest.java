@@ -60,6 +60,10 @@ class RmaErrorsTest {
             // PROC_NULL targets move nothing, inside an epoch.
             win.put(v, 1, MPI.INT, MPI.PROC_NULL, 0, 1, MPI.INT);
             win.unlock(0);
+            win.fence(0);
+            win.put(v, 1, MPI.INT, me, 0, 1, MPI.INT);
+            assertMpiError(MPI.ERR_RMA_SYNC, win::free, "free", "1 operations since the last fence");
+            win.fence(MPI.MODE_NOSUCCEED);
             win.free();
             assertMpiError(MPI.ERR_WIN, () -> win.fence(0), "fence", "freed");
             return null;
