@@ -85,50 +85,47 @@ class AccumulateTest {
         });
     }
 
+    /**
+     * Two shared counters at once: an int one on the last rank, taken by fetchAndOp under lockAll,
+     * and a long one on rank 0, taken by getAccumulate under a shared lock.
+     */
     @Sizes.AllSizes
-    void getAccumulateReturnsTheValueBeforeEachSum(World w) {
-        List<long[]> fetched = w.run(() -> {
-            LongBuffer mem = MPI.newLongBuffer(1);
-            Win win = new Win(mem, 8, 8, null, MPI.COMM_WORLD);
-            LongBuffer one = MPI.newLongBuffer(1).put(0, 1);
-            LongBuffer old = MPI.newLongBuffer(1);
-            long[] seen = new long[ROUNDS];
-            win.lock(MPI.LOCK_SHARED, 0, 0);
-            for (int i = 0; i < ROUNDS; i++) {
-                win.getAccumulate(one, 1, MPI.LONG, old, 1, MPI.LONG, 0, 0, 1, MPI.LONG, MPI.SUM);
-                seen[i] = old.get(0);
-            }
-            win.unlock(0);
-            win.free();
-            return seen;
-        });
-        assertUniqueCounts(fetched, w.size());
-    }
-
-    @Sizes.AllSizes
-    void fetchAndOpIsASharedCounter(World w) {
-        List<long[]> fetched = w.run(() -> {
-            IntBuffer mem = MPI.newIntBuffer(1);
-            Win win = new Win(mem, 4, 4, null, MPI.COMM_WORLD);
-            IntBuffer one = MPI.newIntBuffer(1).put(0, 1);
-            IntBuffer old = MPI.newIntBuffer(1);
-            long[] seen = new long[ROUNDS];
+    void fetchAndOpAndGetAccumulateAreSharedCounters(World w) {
+        List<long[][]> fetched = w.run(() -> {
             int last = size() - 1;
-            win.lockAll(0);
+            IntBuffer ints = MPI.newIntBuffer(1);
+            LongBuffer longs = MPI.newLongBuffer(1);
+            Win iw = new Win(ints, 4, 4, null, MPI.COMM_WORLD);
+            Win lw = new Win(longs, 8, 8, null, MPI.COMM_WORLD);
+            IntBuffer oneInt = MPI.newIntBuffer(1).put(0, 1);
+            LongBuffer oneLong = MPI.newLongBuffer(1).put(0, 1);
+            IntBuffer oldInt = MPI.newIntBuffer(1);
+            LongBuffer oldLong = MPI.newLongBuffer(1);
+            long[][] seen = new long[2][ROUNDS];
+            iw.lockAll(0);
+            lw.lock(MPI.LOCK_SHARED, 0, 0);
             for (int i = 0; i < ROUNDS; i++) {
-                win.fetchAndOp(one, old, MPI.INT, last, 0, MPI.SUM);
-                seen[i] = old.get(0);
+                iw.fetchAndOp(oneInt, oldInt, MPI.INT, last, 0, MPI.SUM);
+                lw.getAccumulate(oneLong, 1, MPI.LONG, oldLong, 1, MPI.LONG, 0, 0, 1, MPI.LONG, MPI.SUM);
+                seen[0][i] = oldInt.get(0);
+                seen[1][i] = oldLong.get(0);
             }
-            win.flushAll();
-            win.unlockAll();
+            iw.flushAll();
+            iw.unlockAll();
+            lw.unlock(0);
             MPI.COMM_WORLD.barrier();
             if (rank() == last) {
-                assertEquals(size() * ROUNDS, mem.get(0));
+                assertEquals(size() * ROUNDS, ints.get(0));
             }
-            win.free();
+            if (rank() == 0) {
+                assertEquals(size() * ROUNDS, longs.get(0));
+            }
+            iw.free();
+            lw.free();
             return seen;
         });
-        assertUniqueCounts(fetched, w.size());
+        assertUniqueCounts(fetched.stream().map(s -> s[0]).toList(), w.size());
+        assertUniqueCounts(fetched.stream().map(s -> s[1]).toList(), w.size());
     }
 
     /** Every value 0 .. ranks * ROUNDS - 1 was fetched exactly once, and each rank's rise. */
