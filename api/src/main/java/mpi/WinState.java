@@ -13,7 +13,8 @@ import org.mpjlite.smpdev.Rank;
  * <p>Memory: a window made over (or allocated from) memory has one region per member, written by
  * that member before the creating collective and read after it (the collective orders the two). A
  * dynamic window's members attach and detach regions at any time: each member's list is an
- * immutable array replaced atomically.
+ * immutable array, replaced under this object's monitor (so that threads of one rank attaching at
+ * once lose nothing) and read without it.
  *
  * <p>Lock words: 0 free, {@code n > 0} held shared by {@code n} origins, -1 held exclusively.
  * Accumulates to one member's memory run under that member's monitor, which is never held while
@@ -47,7 +48,7 @@ final class WinState {
     private final Object[] accumulateLocks;
     private final AtomicIntegerArray posts;
     private final AtomicIntegerArray completes;
-    /** Next free window address of each member of a dynamic window (written by that member only). */
+    /** Next free window address of each member of a dynamic window (under this object's monitor). */
     private final long[] nextAddress;
 
     WinState(Rank[] members, int flavor) {
@@ -92,7 +93,7 @@ final class WinState {
     }
 
     /** Attaches {@code size} bytes of {@code buffer} to member {@code me}'s dynamic memory; returns its address. */
-    long attach(int me, Object buffer, long size, String call) {
+    synchronized long attach(int me, Object buffer, long size, String call) {
         Region[] old = regions.get(me);
         for (Region r : old) {
             if (r.buffer() == buffer) {
@@ -109,7 +110,7 @@ final class WinState {
         return address;
     }
 
-    void detach(int me, Object buffer, String call) {
+    synchronized void detach(int me, Object buffer, String call) {
         Region[] old = regions.get(me);
         for (int i = 0; i < old.length; i++) {
             if (old[i].buffer() == buffer) {
