@@ -27,8 +27,8 @@ import org.mpjlite.smpdev.Rank;
  * epochs: an origin completes epoch {@code k + 1} only after a post that follows the target's wait
  * for epoch {@code k}.
  *
- * <p>Thread safety: atomics (and the monitor of attach and detach); every change a waiter waits for is followed by a wake-up
- * ({@link RmaWait#wake}).
+ * <p>Thread safety: atomics (and the monitor of attach and detach); every change a waiter waits
+ * for is followed by a wake-up ({@link RmaWait#wake}).
  */
 final class WinState {
     /** The key of a window in the job's shared table: its context, unique in the job. */
