@@ -456,7 +456,7 @@ public abstract class Comm implements Freeable, Cloneable {
     }
 
     /** Waits for a blocking receive and returns its status, or throws its error. */
-    private static Status received(RecvRequest op, String call) {
+    static Status received(RecvRequest op, String call) {
         op.await(call);
         if (op.failed()) {
             throw op.error();
