@@ -1,5 +1,7 @@
 package mpi;
 
+import org.mpjlite.smpdev.Rank;
+
 /**
  * A communicator with a graph topology (made by {@link Intracomm#Create_graph}), with mpiJava 1.2's
  * names. Open MPI programs use {@link GraphComm}, the same thing with Open MPI's names (see
@@ -60,5 +62,12 @@ public class Graphcomm extends Intracomm {
     @Override
     public Graphcomm clone() {
         return withAttributesOf(rank("clone"), new Graphcomm(CommCreation.duplicate(this, "clone"), topology));
+    }
+
+    // ---- neighbourhood collectives ----------------------------------------------------------
+
+    @Override
+    NeighborCollectives.Neighbors neighbors(String call, Rank me) {
+        return topology.neighbors(call, rankIn(me));
     }
 }

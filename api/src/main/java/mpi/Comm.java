@@ -1331,4 +1331,88 @@ public abstract class Comm implements Freeable, Cloneable {
         String n = attributes == null ? null : attributes.name;
         return n == null ? name : n + " (" + name + ")";
     }
+
+    // ---- neighbourhood collectives (Open MPI; NeighborCollectives) ---------------------------
+
+    /**
+     * The calling rank's neighbourhood in this communicator's topology; a communicator without a
+     * Cartesian, graph or distributed-graph topology has none: {@code MPI_ERR_TOPOLOGY}.
+     */
+    NeighborCollectives.Neighbors neighbors(String call, Rank me) {
+        throw new MPIException(MPI.ERR_TOPOLOGY, call + ": " + this + " has no topology; neighbourhood collectives"
+            + " need a Cartesian, graph or distributed-graph communicator (createCart, createGraph, createDistGraph)");
+    }
+
+    /**
+     * MPI_Neighbor_allgather: sends {@code sendcount} items to every neighbour and receives
+     * {@code recvcount} items from each, block {@code i} of the receive buffer from neighbour
+     * {@code i} (for a Cartesian communicator: per dimension, the rank one step back, then one step
+     * forward; for a graph, its neighbours in order). A {@code PROC_NULL} neighbour's block is left
+     * untouched. Collective.
+     */
+    public final void neighborAllGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                        int recvcount, Datatype recvtype) {
+        NeighborCollectives.allGather(this, "neighborAllGather", false, sendbuf, sendcount, sendtype, recvbuf,
+            recvcount, recvtype);
+    }
+
+    /** Non-blocking {@link #neighborAllGather}. */
+    public final Request iNeighborAllGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                            int recvcount, Datatype recvtype) {
+        return NeighborCollectives.allGather(this, "iNeighborAllGather", true, sendbuf, sendcount, sendtype, recvbuf,
+            recvcount, recvtype);
+    }
+
+    /**
+     * MPI_Neighbor_allgatherv: as {@link #neighborAllGather}, neighbour {@code i}'s block of
+     * {@code recvcount[i]} items at {@code displs[i]} items into the receive buffer.
+     */
+    public final void neighborAllGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                         int[] recvcount, int[] displs, Datatype recvtype) {
+        NeighborCollectives.allGatherv(this, "neighborAllGatherv", false, sendbuf, sendcount, sendtype, recvbuf,
+            recvcount, displs, recvtype);
+    }
+
+    /** Non-blocking {@link #neighborAllGatherv}. */
+    public final Request iNeighborAllGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                             int[] recvcount, int[] displs, Datatype recvtype) {
+        return NeighborCollectives.allGatherv(this, "iNeighborAllGatherv", true, sendbuf, sendcount, sendtype,
+            recvbuf, recvcount, displs, recvtype);
+    }
+
+    /**
+     * MPI_Neighbor_alltoall: block {@code j} of the send buffer ({@code sendcount} items) to
+     * neighbour {@code j}, block {@code i} of the receive buffer from neighbour {@code i}, in the
+     * neighbour order of {@link #neighborAllGather}. Collective.
+     */
+    public final void neighborAllToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                       int recvcount, Datatype recvtype) {
+        NeighborCollectives.allToAll(this, "neighborAllToAll", false, sendbuf, sendcount, sendtype, recvbuf,
+            recvcount, recvtype);
+    }
+
+    /** Non-blocking {@link #neighborAllToAll}. */
+    public final Request iNeighborAllToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                           int recvcount, Datatype recvtype) {
+        return NeighborCollectives.allToAll(this, "iNeighborAllToAll", true, sendbuf, sendcount, sendtype, recvbuf,
+            recvcount, recvtype);
+    }
+
+    /**
+     * MPI_Neighbor_alltoallv: to neighbour {@code j}, {@code sendcount[j]} items at {@code sdispls[j]};
+     * from neighbour {@code i}, {@code recvcount[i]} items at {@code rdispls[i]} (displacements in
+     * items). Collective.
+     */
+    public final void neighborAllToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
+                                        Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) {
+        NeighborCollectives.allToAllv(this, "neighborAllToAllv", false, sendbuf, sendcount, sdispls, sendtype, recvbuf,
+            recvcount, rdispls, recvtype);
+    }
+
+    /** Non-blocking {@link #neighborAllToAllv}. */
+    public final Request iNeighborAllToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
+                                            Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) {
+        return NeighborCollectives.allToAllv(this, "iNeighborAllToAllv", true, sendbuf, sendcount, sdispls, sendtype,
+            recvbuf, recvcount, rdispls, recvtype);
+    }
 }

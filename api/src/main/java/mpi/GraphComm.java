@@ -1,5 +1,7 @@
 package mpi;
 
+import org.mpjlite.smpdev.Rank;
+
 /**
  * A communicator with a graph topology (made by {@link Intracomm#createGraph}), with Open MPI Java's
  * names. mpiJava programs use {@code Graphcomm}, the same thing with mpiJava's names (see
@@ -61,5 +63,12 @@ public final class GraphComm extends Intracomm {
     @Override
     public GraphComm clone() {
         return withAttributesOf(rank("clone"), new GraphComm(CommCreation.duplicate(this, "clone"), topology));
+    }
+
+    // ---- neighbourhood collectives ----------------------------------------------------------
+
+    @Override
+    NeighborCollectives.Neighbors neighbors(String call, Rank me) {
+        return topology.neighbors(call, rankIn(me));
     }
 }
