@@ -277,4 +277,62 @@ public class Intracomm extends Comm {
     public final Request iExScan(Object buf, int count, Datatype type, Op op) {
         return Collective.scan(this, "iExScan", true, null, 0, buf, 0, count, type, op, true, true);
     }
+
+    // ---- distributed graphs (Open MPI; DistGraphTopology) ------------------------------------
+
+    /**
+     * MPI_Dist_graph_create with weights: node {@code sources[i]} has {@code degrees[i]} edges, to
+     * the next {@code degrees[i]} entries of {@code destinations}, weighted by the same entries of
+     * {@code weights}; any rank may give any edge. Every rank of this communicator is a member of
+     * the new one, with the same rank ({@code reorder} and {@code info} are ignored). Collective.
+     */
+    public final GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations, int[] weights, Info info,
+                                           boolean reorder) {
+        return distGraph(sources, degrees, destinations, weights, true);
+    }
+
+    /** MPI_Dist_graph_create without weights (MPI_UNWEIGHTED): as the weighted form. Collective. */
+    public final GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations, Info info,
+                                           boolean reorder) {
+        return distGraph(sources, degrees, destinations, null, false);
+    }
+
+    private GraphComm distGraph(int[] sources, int[] degrees, int[] destinations, int[] weights, boolean weighted) {
+        String call = "createDistGraph";
+        try {
+            DistGraphTopology t = DistGraphTopology.gathered(call, this, sources, degrees, destinations, weights,
+                weighted);
+            return GraphComm.createDist(this, call, t);
+        } catch (MPIException e) {
+            throw raise(e);
+        }
+    }
+
+    /**
+     * MPI_Dist_graph_create_adjacent with weights: the caller receives from {@code sources} and sends
+     * to {@code destinations}, in that order, with those weights; the ranks must agree (an edge from
+     * a to b is in a's destinations and in b's sources). Every rank of this communicator is a member
+     * of the new one, with the same rank ({@code reorder} and {@code info} are ignored). Collective.
+     */
+    public final GraphComm createDistGraphAdjacent(int[] sources, int[] sourceWeights, int[] destinations,
+                                                   int[] destWeights, Info info, boolean reorder) {
+        return distGraphAdjacent(sources, sourceWeights, destinations, destWeights, true);
+    }
+
+    /** MPI_Dist_graph_create_adjacent without weights (MPI_UNWEIGHTED). Collective. */
+    public final GraphComm createDistGraphAdjacent(int[] sources, int[] destinations, Info info, boolean reorder) {
+        return distGraphAdjacent(sources, null, destinations, null, false);
+    }
+
+    private GraphComm distGraphAdjacent(int[] sources, int[] sourceWeights, int[] destinations, int[] destWeights,
+                                        boolean weighted) {
+        String call = "createDistGraphAdjacent";
+        try {
+            DistGraphTopology t = DistGraphTopology.adjacent(call, size(rank(call)), sources, sourceWeights,
+                destinations, destWeights, weighted);
+            return GraphComm.createDist(this, call, t);
+        } catch (MPIException e) {
+            throw raise(e);
+        }
+    }
 }
