@@ -31,6 +31,11 @@ import org.mpjlite.smpdev.collective.Layout;
  * byte order. Counts of pair types count pairs, in point-to-point and collectives; mpiJava offsets
  * count array elements.
  *
+ * <p>Open MPI's complex numbers {@code FLOAT_COMPLEX}, {@code DOUBLE_COMPLEX} are two elements of
+ * one type per item, real then imaginary part, in an array or buffer of that type (see
+ * {@link FloatComplex}, {@link DoubleComplex}); SUM adds them and PROD multiplies them as complex
+ * numbers, the other operations are not defined for them (MPI_ERR_OP).
+ *
  * <p>A derived type must be committed before it is used to communicate; after {@code Free} it can no
  * longer be used at all. Thread-safe: the type map is immutable; the committed and freed states are
  * volatile, and the name is the only other mutable property.
@@ -54,6 +59,9 @@ public class Datatype implements Cloneable {
     public static final Datatype LONG2 = pair(BasicType.LONG, "MPI.LONG2");
     public static final Datatype FLOAT2 = pair(BasicType.FLOAT, "MPI.FLOAT2");
     public static final Datatype DOUBLE2 = pair(BasicType.DOUBLE, "MPI.DOUBLE2");
+    /** Open MPI's complex numbers: two floats (doubles), real then imaginary part; SUM and PROD reduce them. */
+    public static final Datatype FLOAT_COMPLEX = complex(BasicType.FLOAT, "MPI.FLOAT_COMPLEX");
+    public static final Datatype DOUBLE_COMPLEX = complex(BasicType.DOUBLE, "MPI.DOUBLE_COMPLEX");
     public static final Datatype SHORT_INT = valueInt(BasicType.SHORT, 4, 8, "MPI.SHORT_INT");
     public static final Datatype LONG_INT = valueInt(BasicType.LONG, 8, 16, "MPI.LONG_INT");
     public static final Datatype FLOAT_INT = valueInt(BasicType.FLOAT, 4, 8, "MPI.FLOAT_INT");
@@ -127,6 +135,10 @@ public class Datatype implements Cloneable {
 
     private static Datatype pair(BasicType type, String name) {
         return new Datatype(Layout.pair(type), TypeMap.hvector(1, 2, 0, TypeMap.of(type)), name);
+    }
+
+    private static Datatype complex(BasicType type, String name) {
+        return new Datatype(Layout.complex(type), TypeMap.hvector(1, 2, 0, TypeMap.of(type)), name);
     }
 
     private static Datatype valueInt(BasicType value, int indexOffset, int extent, String name) {
