@@ -100,4 +100,15 @@ public class Cartcomm extends Intracomm {
     NeighborCollectives.Neighbors neighbors(String call, Rank me) {
         return topology.neighbors(call, rankIn(me));
     }
+
+    /** MPI_Comm_idup (see {@link Comm#iDup}): a duplicate with the same topology, at once. */
+    @Override
+    public Cartcomm iDup() {
+        try {
+            Rank me = rank("iDup");
+            return withAttributesOf(me, new Cartcomm(agreedDuplicate(me, "iDup"), topology));
+        } catch (MPIException e) {
+            throw raise(e);
+        }
+    }
 }

@@ -70,4 +70,15 @@ public class Graphcomm extends Intracomm {
     NeighborCollectives.Neighbors neighbors(String call, Rank me) {
         return topology.neighbors(call, rankIn(me));
     }
+
+    /** MPI_Comm_idup (see {@link Comm#iDup}): a duplicate with the same topology, at once. */
+    @Override
+    public Graphcomm iDup() {
+        try {
+            Rank me = rank("iDup");
+            return withAttributesOf(me, new Graphcomm(agreedDuplicate(me, "iDup"), topology));
+        } catch (MPIException e) {
+            throw raise(e);
+        }
+    }
 }

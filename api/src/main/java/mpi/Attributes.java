@@ -35,6 +35,11 @@ final class Attributes {
     /** The handler the program set, or null: {@link Errhandler#ERRORS_RETURN}. */
     volatile Errhandler errhandler;
     private final Map<Integer, Object> values = new ConcurrentHashMap<>();
+    /**
+     * How many calls of each kind made without a collective ({@code iDup}, {@code createGroup} with
+     * its arguments) the rank made on the communicator: numbers them alike on every member.
+     */
+    private final Map<Object, AtomicInteger> sequences = new ConcurrentHashMap<>();
 
     // ---- keys ---------------------------------------------------------------------------------
 
@@ -97,6 +102,11 @@ final class Attributes {
     }
 
     // ---- one communicator's values ------------------------------------------------------------
+
+    /** The number of this rank's call of {@code kind} on the communicator: 0, then 1... */
+    int next(Object kind) {
+        return sequences.computeIfAbsent(kind, k -> new AtomicInteger()).getAndIncrement();
+    }
 
     /** The program's value under {@code keyval}, or null. */
     Object get(String call, int keyval) {

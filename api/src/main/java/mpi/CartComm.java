@@ -93,4 +93,15 @@ public final class CartComm extends Intracomm {
     NeighborCollectives.Neighbors neighbors(String call, Rank me) {
         return topology.neighbors(call, rankIn(me));
     }
+
+    /** MPI_Comm_idup (see {@link Comm#iDup}): a duplicate with the same topology, at once. */
+    @Override
+    public CartComm iDup() {
+        try {
+            Rank me = rank("iDup");
+            return withAttributesOf(me, new CartComm(agreedDuplicate(me, "iDup"), topology));
+        } catch (MPIException e) {
+            throw raise(e);
+        }
+    }
 }

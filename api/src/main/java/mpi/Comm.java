@@ -1416,4 +1416,60 @@ public abstract class Comm implements Freeable, Cloneable {
         return NeighborCollectives.allToAllv(this, "iNeighborAllToAllv", true, sendbuf, sendcount, sdispls, sendtype,
             recvbuf, recvcount, rdispls, recvtype);
     }
+
+    // ---- non-blocking duplication, disconnect (Open MPI) -------------------------------------
+
+    /** MPI_COMM_TYPE_SHARED for {@link Intracomm#splitType}: the ranks that share memory (every rank here). */
+    public static final int TYPE_SHARED = 0;
+
+    /**
+     * MPI_Comm_idup: a duplicate, as {@link #dup}, returned at once without waiting for the other
+     * members (its context is agreed without a collective: {@link ContextAgreement}), so it is
+     * usable at once; {@link #getRequest} on it gives its already complete request. Every member
+     * calls it, in the same order relative to its other collectives on this communicator.
+     */
+    public abstract Comm iDup();
+
+    /**
+     * The request of the {@link #iDup} that made this communicator (MPI_Comm_idup's request):
+     * always complete here, because the duplicate is ready when {@code iDup} returns; waiting on it
+     * returns at once. Any other communicator gives a complete request too.
+     */
+    public final Request getRequest() {
+        return new Request(localRank("getRequest"), null, new Status());
+    }
+
+    /**
+     * MPI_Comm_disconnect: every member waits for the others ({@code barrier}; for an
+     * intercommunicator, nothing to wait for here) and the communicator is freed. Operations the
+     * program started on it must be complete: MPI has disconnect wait for them, and here they
+     * complete only through the program's own waits. Collective.
+     */
+    public final void disconnect() {
+        if (remoteMembers() == null) {
+            barrier();
+        }
+        free();
+    }
+
+    /**
+     * The members, place and contexts of the duplicate that {@code me}'s next {@code iDup} of this
+     * intracommunicator makes: no collective, see {@link ContextAgreement}.
+     */
+    final CommCreation.Result agreedDuplicate(Rank me, String call) {
+        int seq = sequence(me, "iDup");
+        Rank[] all = members(me);
+        int context = ContextAgreement.context(me, java.util.List.of(this.context, "iDup", seq), all.length);
+        int index = rankIn(me);
+        String full = label(me) + "." + call + "()";
+        if (index == 0) {
+            CommCreation.describe(me.job(), context, full, all);
+        }
+        return new CommCreation.Result(all, index, context, full);
+    }
+
+    /** {@code me}'s number for its next call of {@code kind} on this communicator, alike on every member. */
+    final int sequence(Rank me, Object kind) {
+        return local(me).next(kind);
+    }
 }

@@ -1,6 +1,10 @@
 package mpi;
 
+import java.util.Collections;
+import java.util.Map;
+import java.util.WeakHashMap;
 import org.mpjlite.smpdev.BasicType;
+import org.mpjlite.smpdev.Rank;
 import org.mpjlite.smpdev.TypeMap;
 import org.mpjlite.smpdev.collective.Layout;
 
@@ -38,7 +42,8 @@ import org.mpjlite.smpdev.collective.Layout;
  *
  * <p>A derived type must be committed before it is used to communicate; after {@code Free} it can no
  * longer be used at all. Thread-safe: the type map is immutable; the committed and freed states are
- * volatile, and the name is the only other mutable property.
+ * volatile; the name and each rank's attributes (Open MPI's {@code setAttr}) are the other mutable
+ * properties.
  */
 public class Datatype implements Cloneable {
     // Public because the per-rank copy of MPI (another runtime package) reads them.
@@ -551,6 +556,11 @@ public class Datatype implements Cloneable {
         }
         Datatype d = kind == Kind.PREDEFINED ? new Datatype(layout, m, name) : new Datatype(m, name);
         d.committed = committed;
+        Rank me = Rank.current();
+        Attributes mine = me == null ? null : attributes(me, false);
+        if (mine != null) {
+            d.attributes(me, true).copyValuesOf(mine);
+        }
         return d;
     }
 
@@ -575,5 +585,62 @@ public class Datatype implements Cloneable {
     @Override
     public String toString() {
         return name;
+    }
+
+    // ---- attributes (Open MPI) ----------------------------------------------------------------
+
+    /**
+     * Each rank's attributes of this type, made on first use: a predefined type is shared by every
+     * rank of the JVM, and MPI gives each process its own attributes. Weak keys: a finished job's
+     * ranks leave. Guarded by its own lock.
+     */
+    private volatile Map<Rank, Attributes> attributes;
+
+    /** {@code me}'s attributes of this type; null if it has none and {@code create} is false. */
+    private Attributes attributes(Rank me, boolean create) {
+        Map<Rank, Attributes> all = attributes;
+        if (all == null) {
+            if (!create) {
+                return null;
+            }
+            synchronized (this) {
+                all = attributes;
+                if (all == null) {
+                    all = Collections.synchronizedMap(new WeakHashMap<>());
+                    attributes = all;
+                }
+            }
+        }
+        return create ? all.computeIfAbsent(me, r -> new Attributes()) : all.get(me);
+    }
+
+    /** A new key for {@link #setAttr} (keys are numbered across the JVM, as communicators' keys). */
+    public static int createKeyval() {
+        return Attributes.createKeyval();
+    }
+
+    public static void freeKeyval(int keyval) {
+        Attributes.freeKeyval("freeKeyval", keyval);
+    }
+
+    /** Sets the calling rank's attribute {@code keyval} of this type; {@link #dup} copies it. */
+    public void setAttr(int keyval, Object value) {
+        queried("setAttr");
+        attributes(MPI.initializedRank("setAttr"), true).set("setAttr", keyval, value);
+    }
+
+    /** The calling rank's attribute {@code keyval} of this type, or null if not set. */
+    public Object getAttr(int keyval) {
+        queried("getAttr");
+        Rank me = MPI.initializedRank("getAttr");
+        Attributes mine = attributes(me, false);
+        return (mine != null ? mine : new Attributes()).get("getAttr", keyval);
+    }
+
+    public void deleteAttr(int keyval) {
+        queried("deleteAttr");
+        Rank me = MPI.initializedRank("deleteAttr");
+        Attributes mine = attributes(me, false);
+        (mine != null ? mine : new Attributes()).delete("deleteAttr", keyval);
     }
 }

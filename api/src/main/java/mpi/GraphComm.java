@@ -102,4 +102,15 @@ public final class GraphComm extends Intracomm {
     NeighborCollectives.Neighbors neighbors(String call, Rank me) {
         return dist != null ? dist.neighbors() : topology.neighbors(call, rankIn(me));
     }
+
+    /** MPI_Comm_idup (see {@link Comm#iDup}): a duplicate with the same topology, at once. */
+    @Override
+    public GraphComm iDup() {
+        try {
+            Rank me = rank("iDup");
+            return withAttributesOf(me, new GraphComm(agreedDuplicate(me, "iDup"), topology, dist));
+        } catch (MPIException e) {
+            throw raise(e);
+        }
+    }
 }

@@ -207,7 +207,7 @@ final class IntercommCreation {
     }
 
     /** The new intercommunicator of {@code me}; its local rank 0 describes its contexts to reports. */
-    private static Intercomm made(Rank me, Rank[] local, int index, Rank[] remote, int context, int sendContext,
+    static Intercomm made(Rank me, Rank[] local, int index, Rank[] remote, int context, int sendContext,
                                   String name) {
         if (index == 0) {
             int[] remoteWorld = Comm.worldRanks(remote);

@@ -335,4 +335,78 @@ public class Intracomm extends Comm {
             throw raise(e);
         }
     }
+
+    // ---- non-blocking duplication, splitType, createGroup (Open MPI) -------------------------
+
+    /** MPI_Comm_idup (see {@link Comm#iDup}): a duplicate with this one's attributes, at once. */
+    @Override
+    public Intracomm iDup() {
+        try {
+            Rank me = rank("iDup");
+            return withAttributesOf(me, created(agreedDuplicate(me, "iDup")));
+        } catch (MPIException e) {
+            throw raise(e);
+        }
+    }
+
+    /**
+     * MPI_Comm_split_type: {@code Comm.TYPE_SHARED} gives the ranks that share memory, which here
+     * is every rank of this communicator, ordered by {@code key} (ties by rank);
+     * {@code MPI.UNDEFINED} gives a null communicator ({@code isNull()}). {@code info} is ignored.
+     * Collective.
+     */
+    public final Intracomm splitType(int splitType, int key, Info info) {
+        String call = "splitType";
+        if (splitType != TYPE_SHARED && splitType != MPI.UNDEFINED) {
+            throw raise(new MPIException(MPI.ERR_ARG, call + ": split type " + splitType + " is not Comm.TYPE_SHARED ("
+                + TYPE_SHARED + ") or MPI.UNDEFINED"));
+        }
+        return orNull(created(CommCreation.split(this, call, splitType == MPI.UNDEFINED ? MPI.UNDEFINED : 0, key,
+            ".splitType(TYPE_SHARED)")));
+    }
+
+    /**
+     * MPI_Comm_create_group: a communicator of the ranks of {@code group}, in its order, made by
+     * them alone (the other ranks of this communicator do not call it); {@code tag} tells apart
+     * calls that the same ranks make at the same time. A caller not in the group gets a null
+     * communicator ({@code isNull()}) at once, as MPI specifies. Collective over the group.
+     */
+    public final Intracomm createGroup(Group group, int tag) {
+        String call = "createGroup";
+        try {
+            if (group == null) {
+                throw new MPIException(MPI.ERR_GROUP, call + ": group is null");
+            }
+            Check.sendTag(call, tag);
+            Rank me = rank(call);
+            java.util.BitSet parent = new java.util.BitSet();
+            for (Rank r : members(me)) {
+                parent.set(r.id());
+            }
+            Rank[] chosen = group.members;
+            int index = -1;
+            for (int i = 0; i < chosen.length; i++) {
+                if (!parent.get(chosen[i].id())) {
+                    throw new MPIException(MPI.ERR_GROUP, call + ": rank " + i + " of the group (world rank "
+                        + chosen[i].id() + ") is not a member of " + this);
+                }
+                if (chosen[i] == me) {
+                    index = i;
+                }
+            }
+            if (index < 0) {
+                return nullComm();
+            }
+            java.util.List<Object> what = java.util.List.of(context, call, tag,
+                java.util.Arrays.toString(worldRanks(chosen)));
+            int context = ContextAgreement.context(me, java.util.List.of(what, sequence(me, what)), chosen.length);
+            String full = label(me) + "." + call + "(tag=" + tag + ")";
+            if (index == 0) {
+                CommCreation.describe(me.job(), context, full, chosen);
+            }
+            return inheriting(new Intracomm(chosen.clone(), index, context, full));
+        } catch (MPIException e) {
+            throw raise(e);
+        }
+    }
 }

@@ -207,7 +207,7 @@ public final class MPI {
         return BOUND != null ? BOUND : Rank.current();
     }
 
-    private static Rank initializedRank(String call) {
+    static Rank initializedRank(String call) {
         Rank r = currentRank();
         if (r == null) {
             throw new MPIException(ERR_OTHER, call + ": MPI is not initialized (call MPI.Init first)");
