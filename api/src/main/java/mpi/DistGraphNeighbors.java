@@ -9,9 +9,10 @@ package mpi;
  * <p>Immutable; thread-safe.
  */
 public final class DistGraphNeighbors {
-    private final int[] sources;
+    /** Read by the topology; never written after construction nor handed out. */
+    final int[] sources;
     private final int[] sourceWeights;
-    private final int[] destinations;
+    final int[] destinations;
     private final int[] destinationWeights;
     private final boolean weighted;
 

@@ -18,19 +18,12 @@ import org.mpjlite.smpdev.collective.Collectives;
  * <p>Immutable; thread-safe.
  */
 final class DistGraphTopology {
-    private final int[] sources;
-    private final int[] sourceWeights;
-    private final int[] destinations;
-    private final int[] destinationWeights;
-    private final boolean weighted;
+    /** The edges, immutable: what {@code getDistGraphNeighbors} returns. */
+    private final DistGraphNeighbors edges;
 
     private DistGraphTopology(int[] sources, int[] sourceWeights, int[] destinations, int[] destinationWeights,
                               boolean weighted) {
-        this.sources = sources;
-        this.sourceWeights = sourceWeights;
-        this.destinations = destinations;
-        this.destinationWeights = destinationWeights;
-        this.weighted = weighted;
+        this.edges = new DistGraphNeighbors(sources, sourceWeights, destinations, destinationWeights, weighted);
     }
 
     /**
@@ -165,12 +158,11 @@ final class DistGraphTopology {
 
     /** MPI_Dist_graph_neighbors. */
     DistGraphNeighbors parms() {
-        return new DistGraphNeighbors(sources.clone(), sourceWeights.clone(), destinations.clone(),
-            destinationWeights.clone(), weighted);
+        return edges;
     }
 
     /** The neighbourhood for neighbourhood collectives: receive from the sources, send to the destinations. */
     NeighborCollectives.Neighbors neighbors() {
-        return NeighborCollectives.Neighbors.of(sources, destinations);
+        return NeighborCollectives.Neighbors.of(edges.sources, edges.destinations);
     }
 }
