@@ -7,8 +7,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.mpjlite.smpdev.Rank;
 
 /**
- * One rank's name, attributes and error handler of one communicator ({@code setName},
- * {@code setAttr}, {@code setErrhandler}), and the
+ * One rank's name, attributes, error handler and info hints of one communicator ({@code setName},
+ * {@code setAttr}, {@code setErrhandler}, {@code setInfo}), and the
  * keys of attributes: the predefined ones ({@code MPI.TAG_UB}, {@code MPI.HOST}, {@code MPI.IO},
  * {@code MPI.WTIME_IS_GLOBAL}, {@code MPI.APPNUM}, {@code MPI.LASTUSEDCODE},
  * {@code MPI.UNIVERSE_SIZE}), which every communicator has and nobody sets, and the program's, from
@@ -34,6 +34,8 @@ final class Attributes {
     volatile String name;
     /** The handler the program set, or null: {@link Errhandler#ERRORS_RETURN}. */
     volatile Errhandler errhandler;
+    /** The hints the program set ({@code setInfo}), in order; replaced, never changed in place. */
+    volatile Map<String, String> hints = Map.of();
     private final Map<Integer, Object> values = new ConcurrentHashMap<>();
     /**
      * How many calls of each kind made without a collective ({@code iDup}, {@code createGroup} with
@@ -137,9 +139,10 @@ final class Attributes {
     /**
      * Takes the values of {@code original}, whose communicator this one's duplicates: as Open MPI's
      * keys do, every value is copied (the same object: values are usually immutable). The name is not
-     * (MPI).
+     * (MPI). The info hints are (MPI_Comm_dup duplicates them).
      */
     void copyValuesOf(Attributes original) {
         values.putAll(original.values);
+        hints = original.hints;
     }
 }

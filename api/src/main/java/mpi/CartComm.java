@@ -81,6 +81,12 @@ public final class CartComm extends Intracomm {
         return withAttributesOf(rank("Dup"), new CartComm(CommCreation.duplicate(this, "Dup"), topology));
     }
 
+    /** A duplicate whose hints are those of {@code info} (MPI_Comm_dup_with_info). Collective. */
+    @Override
+    public CartComm dupWithInfo(Info info) {
+        return (CartComm) super.dupWithInfo(info);
+    }
+
     /** A duplicate with the same grid. Collective. */
     @Override
     public CartComm clone() {

@@ -294,6 +294,34 @@ public abstract class Comm implements Freeable, Cloneable {
     }
 
     /**
+     * Sets hints of this communicator (MPI_Comm_set_info): the keys of {@code info} take its values,
+     * the other hints keep theirs. MPJ Lite acts on no hint; {@link #getInfo} returns them. Collective
+     * in MPI; here each rank's call is local.
+     */
+    public final void setInfo(Info info) {
+        Attributes a = local(localRank("setInfo"));
+        java.util.Map<String, String> hints = new java.util.LinkedHashMap<>(a.hints);
+        hints.putAll(Info.hints("setInfo", info));
+        a.hints = hints;
+    }
+
+    /** A new info holding the hints of this communicator (MPI_Comm_get_info). */
+    public final Info getInfo() {
+        return Info.of(local(localRank("getInfo")).hints);
+    }
+
+    /**
+     * A duplicate ({@link #dup}) whose hints are those of {@code info} instead of this communicator's
+     * (MPI_Comm_dup_with_info). Collective.
+     */
+    public Comm dupWithInfo(Info info) {
+        java.util.Map<String, String> hints = Info.hints("dupWithInfo", info);
+        Comm copy = dup();
+        copy.local(copy.localRank("dupWithInfo")).hints = hints;
+        return copy;
+    }
+
+    /**
      * What names this communicator in the names of those made from it by {@code me}: the program's
      * name, or how it was made.
      */

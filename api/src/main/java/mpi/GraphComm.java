@@ -90,6 +90,12 @@ public final class GraphComm extends Intracomm {
         return withAttributesOf(rank("Dup"), new GraphComm(CommCreation.duplicate(this, "Dup"), topology, dist));
     }
 
+    /** A duplicate whose hints are those of {@code info} (MPI_Comm_dup_with_info). Collective. */
+    @Override
+    public GraphComm dupWithInfo(Info info) {
+        return (GraphComm) super.dupWithInfo(info);
+    }
+
     /** A duplicate with the same graph. Collective. */
     @Override
     public GraphComm clone() {

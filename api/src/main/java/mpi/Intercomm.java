@@ -61,6 +61,12 @@ public final class Intercomm extends Comm {
         return IntercommCreation.dup("dup", this);
     }
 
+    /** A duplicate whose hints are those of {@code info} (MPI_Comm_dup_with_info). Collective. */
+    @Override
+    public Intercomm dupWithInfo(Info info) {
+        return (Intercomm) super.dupWithInfo(info);
+    }
+
     /** mpiJava's and Open MPI's {@code clone}: a duplicate ({@link #Dup}). Collective. */
     @Override
     public Intercomm clone() {

@@ -92,6 +92,12 @@ public class Intracomm extends Comm {
         return withAttributesOf(rank("dup"), created(CommCreation.duplicate(this, "dup")));
     }
 
+    /** A duplicate whose hints are those of {@code info} (MPI_Comm_dup_with_info). Collective. */
+    @Override
+    public Intracomm dupWithInfo(Info info) {
+        return (Intracomm) super.dupWithInfo(info);
+    }
+
     /** mpiJava's and Open MPI's {@code clone}: a duplicate ({@link #Dup}). Collective. */
     @Override
     public Intracomm clone() {

@@ -117,6 +117,53 @@ public final class MPI {
     public static final int ERR_LASTCODE = ErrorClass.ERR_LASTCODE;
     /** Open MPI's out-of-resources class (its value, -2); no call here raises it. */
     public static final int ERR_SYSRESOURCE = -2;
+    // Info and I/O error classes, with Open MPI 5's values (the same numbering as ErrorClass).
+    public static final int ERR_ACCESS = 20;
+    public static final int ERR_AMODE = 21;
+    public static final int ERR_BAD_FILE = 23;
+    public static final int ERR_CONVERSION = 25;
+    public static final int ERR_DUP_DATAREP = 27;
+    public static final int ERR_FILE_EXISTS = 28;
+    public static final int ERR_FILE_IN_USE = 29;
+    public static final int ERR_FILE = 30;
+    public static final int ERR_INFO_KEY = 31;
+    public static final int ERR_INFO_NOKEY = 32;
+    public static final int ERR_INFO_VALUE = 33;
+    public static final int ERR_INFO = 34;
+    public static final int ERR_IO = 35;
+    public static final int ERR_NO_SPACE = 41;
+    public static final int ERR_NO_SUCH_FILE = 42;
+    public static final int ERR_QUOTA = 44;
+    public static final int ERR_READ_ONLY = 45;
+    public static final int ERR_UNSUPPORTED_DATAREP = 51;
+
+    // ---- info objects (see Info) --------------------------------------------------------------
+    /** Keys are shorter than this (Open MPI's MPI_MAX_INFO_KEY). */
+    public static final int MAX_INFO_KEY = 36;
+    /** Values are shorter than this (Open MPI's MPI_MAX_INFO_VAL). */
+    public static final int MAX_INFO_VAL = 256;
+    /** The null info: no hints. */
+    public static final Info INFO_NULL = Info.nullInfo();
+    /** How this rank was started (MPI-3.1 8.3.3); read-only. */
+    public static final Info INFO_ENV = Info.env(BOUND);
+
+    // ---- file access modes, seek origins and views (see File), with Open MPI's values -------------
+    public static final int MODE_CREATE = 1;
+    public static final int MODE_RDONLY = 2;
+    public static final int MODE_WRONLY = 4;
+    public static final int MODE_RDWR = 8;
+    public static final int MODE_DELETE_ON_CLOSE = 16;
+    public static final int MODE_UNIQUE_OPEN = 32;
+    public static final int MODE_EXCL = 64;
+    public static final int MODE_APPEND = 128;
+    public static final int MODE_SEQUENTIAL = 256;
+    public static final int SEEK_SET = 600;
+    public static final int SEEK_CUR = 602;
+    public static final int SEEK_END = 604;
+    /** The displacement of {@code File.setView} that means the current shared file pointer (sequential files). */
+    public static final int DISPLACEMENT_CURRENT = -54278278;
+    /** Longest data representation name. */
+    public static final int MAX_DATAREP_STRING = 128;
 
     // ---- error handlers (see Errhandler) -------------------------------------------------------
     public static final Errhandler ERRORS_ARE_FATAL = Errhandler.ERRORS_ARE_FATAL;
@@ -223,33 +270,37 @@ public final class MPI {
      * program's arguments.
      */
     public static String[] Init(String[] args) {
-        initThread("Init", THREAD_SINGLE);
+        initThread("Init", args, THREAD_SINGLE);
         return args;
     }
 
     /** Open MPI: initializes with a thread level; returns the level provided. */
     public static int InitThread(String[] args, int required) {
-        return initThread("InitThread", required);
+        return initThread("InitThread", args, required);
     }
 
     /** mpiJava (MPJ Express): initializes with a thread level; returns the arguments. */
     public static String[] initThread(int required, int provided, String[] args) {
-        initThread("initThread", required);
+        initThread("initThread", args, required);
         return args;
     }
 
     public static String[] Init_thread(String[] args, int required) {
-        initThread("Init_thread", required);
+        initThread("Init_thread", args, required);
         return args;
     }
 
-    private static int initThread(String call, int required) {
+    private static int initThread(String call, String[] args, int required) {
         Rank r = currentRank();
         if (r == null) {
             r = Job.singleton(JobConfig.builder().build());
         }
         Intracomm.namePredefined(r.job());
-        return r.init(required, call);
+        int provided = r.init(required, call);
+        Info.recordInit(r, StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE)
+            .walk(frames -> frames.map(StackWalker.StackFrame::getDeclaringClass).filter(c -> c != MPI.class)
+                .findFirst().orElse(null)), args);
+        return provided;
     }
 
     public static void Finalize() {

@@ -46,7 +46,7 @@ final class RankClassLoader extends URLClassLoader implements RankBound {
 
     /** Packages of the MPJ Lite runtime, loaded once by the parent for all ranks. */
     private static final Set<String> RUNTIME_PACKAGES = Set.of(
-        "mpi", "mpjbuf", "org.mpjlite", "org.mpjlite.run", "org.mpjlite.smpdev", "org.mpjlite.queues");
+        "mpi", "mpjbuf", "org.mpjlite", "org.mpjlite.run", "org.mpjlite.smpdev", "org.mpjlite.matching");
 
     /** Libraries the runtime uses, shared with all their subpackages. */
     private static final String[] RUNTIME_LIBRARIES = {"org.jctools.", "org.agrona."};

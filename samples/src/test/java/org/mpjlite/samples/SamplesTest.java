@@ -10,20 +10,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.params.provider.ValueSource;
 import org.mpjlite.run.MpjRun;
 
 /**
  * Runs every sample in-process through {@link MpjRun#run}, as {@code mpjrun} would: by class name
- * from the compiled classes, and once each as a single source file. Asserts the exit code and the
- * output.
+ * from the compiled classes, once each as a single source file, and under {@code --check} (which
+ * must report nothing). Asserts the exit code and the output.
  */
 class SamplesTest {
     /** Exit code, the program's standard output (what the ranks print) and the launcher's error stream. */
@@ -36,9 +32,6 @@ class SamplesTest {
             assertEquals(0, exitCode, () -> "exit code; stdout:\n" + out + "\nstderr:\n" + err);
         }
     }
-
-    /** One OSU latency line: size, latency and bandwidth, tab separated as in OMB-J. */
-    private static final Pattern LATENCY_LINE = Pattern.compile("(\\d+)\t\t\t(\\d+\\.\\d\\d)\t\t\t(\\d+\\.\\d\\d)");
 
     /** Runs {@code mpjrun -np N args...} with the program's System.out captured. */
     private static Run mpjrun(int ranks, String... args) {
@@ -102,6 +95,18 @@ class SamplesTest {
             + " (expected " + expected + ")"), run.out);
     }
 
+    @ParameterizedTest(name = "ompi.BlockIo on {0} ranks")
+    @CsvSource({"1", "2", "3", "4", "7"})
+    @DisplayName("BlockIo: interleaved blocks written through a file view read back in place; the file is deleted")
+    void blockIo(int ranks, @org.junit.jupiter.api.io.TempDir Path dir) {
+        Path file = dir.resolve("blocks.bin");
+        Run run = mpjrunClass(ranks, "ompi.BlockIo", "5", file.toString());
+        run.assertSucceeded();
+        assertEquals(List.of("BlockIo (ompi.BlockIo): " + ranks + " ranks wrote 5 blocks of 4 ints each, interleaved;"
+            + " read back " + ranks * 20 + " ints (" + ranks * 80 + " bytes): every block in place"), run.lines());
+        assertTrue(!java.nio.file.Files.exists(file), "deleted on close");
+    }
+
     @ParameterizedTest(name = "{0} on {1} ranks")
     @CsvSource({"mpijava.Life, 1, 1x1", "mpijava.Life, 4, 2x2", "mpijava.Life, 6, 3x2",
         "ompi.Life, 1, 1x1", "ompi.Life, 4, 2x2", "ompi.Life, 6, 3x2"})
@@ -114,79 +119,27 @@ class SamplesTest {
             run.lines());
     }
 
-    @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {"mpijava.PingPong|", "ompi.PingPong|-a buffer", "ompi.PingPong|-a arrays"})
-    @DisplayName("PingPong on 2 ranks prints the OSU latency table for 1..64 B")
-    void pingPong(String mainClass, String extra) {
-        List<String> args = new ArrayList<>(List.of("-m", "1:64", "-x", "2", "-i", "20"));
-        if (extra != null) {
-            args.addAll(List.of(extra.split(" ")));
+    @ParameterizedTest(name = "{0} {2} on {1} ranks")
+    @CsvSource(delimiter = '|', value = {
+        "mpijava.Hello|2|", "mpijava.Hello|3|", "mpijava.Hello|8|",
+        "ompi.Hello|2|", "ompi.Hello|3|", "ompi.Hello|8|",
+        "mpijava.Ring|2|3", "mpijava.Ring|3|3", "mpijava.Ring|8|3",
+        "ompi.Ring|2|3", "ompi.Ring|3|3", "ompi.Ring|8|3"})
+    @DisplayName("no false reports: with the deadlock detector and --check, exit 0 and nothing on the error stream")
+    void runsCleanUnderCheck(String mainClass, int ranks, String args) {
+        List<String> command = new ArrayList<>(List.of("--check", "-cp", samplesClasses(), mainClass));
+        if (args != null) {
+            command.addAll(List.of(args.split(" ")));
         }
-        Run run = mpjrunClass(2, mainClass, args.toArray(new String[0]));
+        Run run = mpjrun(ranks, command.toArray(new String[0]));
         run.assertSucceeded();
-        List<String> lines = run.lines();
-        assertEquals("# OSU Latency Test", lines.get(0));
-        assertEquals("# Size [B]\t\tLatency [us]\tBandwidth [Gb/s]", lines.get(1));
-        assertEquals(2 + 7, lines.size(), run.out);
-        for (int i = 0; i < 7; i++) {
-            var m = LATENCY_LINE.matcher(lines.get(2 + i));
-            assertTrue(m.matches(), () -> "OSU latency line: " + run.out);
-            assertEquals(1 << i, Integer.parseInt(m.group(1)));
-            assertTrue(Double.parseDouble(m.group(2)) > 0, lines.get(2 + i));
-        }
-    }
-
-    @Test
-    @DisplayName("PingPong -m MIN:MAX starts at the power of two at or above MIN")
-    void pingPongSizeRange() {
-        Run run = mpjrunClass(2, "mpijava.PingPong", "-m", "3:16", "-x", "1", "-i", "3");
-        run.assertSucceeded();
-        List<Integer> sizes = run.lines().stream().skip(2)
-            .map(l -> Integer.parseInt(l.substring(0, l.indexOf('\t')))).toList();
-        assertEquals(List.of(4, 8, 16), sizes);
-    }
-
-    @ParameterizedTest(name = "{0} ranks")
-    @ValueSource(ints = {1, 3, 4})
-    @DisplayName("PingPong needs exactly 2 ranks: otherwise rank 0 says so and the job exits 0")
-    void pingPongNeedsTwoRanks(int ranks) {
-        for (String main : List.of("mpijava.PingPong", "ompi.PingPong", "bench.PingPongVsArraycopy")) {
-            Run run = mpjrunClass(ranks, main, "-m", "8");
-            run.assertSucceeded();
-            assertEquals(List.of("This test requires exactly two processes (ranks); run with -np 2."), run.lines());
-        }
-    }
-
-    @Test
-    @DisplayName("PingPong rejects an unknown option with a usage message and a non-zero exit")
-    void pingPongBadOption() {
-        Run run = mpjrunClass(2, "ompi.PingPong", "-a", "pigeons");
-        assertEquals(1, run.exitCode, run.err);
-        assertTrue(run.err.contains("Usage: PingPong"), run.err);
-    }
-
-    @Test
-    @DisplayName("PingPongVsArraycopy prints latency, arraycopy time and the bandwidth ratio per size")
-    void pingPongVsArraycopy() {
-        Run run = mpjrunClass(2, "bench.PingPongVsArraycopy", "-m", "1:4096", "-x", "5", "-i", "20");
-        run.assertSucceeded();
-        List<String> lines = run.lines();
-        assertEquals("# Size [B]\t\tLatency [us]\tArraycopy [us]\tBandwidth [% of arraycopy]", lines.get(1));
-        assertEquals(2 + 13, lines.size(), run.out);
-        Pattern row = Pattern.compile("(\\d+)\t\t\t\\d+\\.\\d\\d\t\t\t\\d+\\.\\d{3}\t\t\t\\d+\\.\\d");
-        IntStream.range(0, 13).forEach(i -> {
-            String line = lines.get(2 + i);
-            assertTrue(row.matcher(line).matches(), line);
-            assertTrue(line.startsWith((1 << i) + "\t"), line);
-        });
+        assertEquals("", run.err, "no warning, error or report");
     }
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-        "mpijava/Hello.java|", "mpijava/Ring.java|3", "mpijava/PingPong.java|-m 1:8 -x 1 -i 5",
-        "ompi/Hello.java|", "ompi/Ring.java|3", "ompi/PingPong.java|-m 1:8 -x 1 -i 5 -a arrays",
-        "mpijava/Life.java|12 4", "ompi/Life.java|12 4",
-        "bench/PingPongVsArraycopy.java|-m 1:8 -x 1 -i 5"})
+        "mpijava/Hello.java|", "mpijava/Ring.java|3", "ompi/Hello.java|", "ompi/Ring.java|3",
+        "mpijava/Life.java|12 4", "ompi/Life.java|12 4"})
     @Timeout(120)
     @DisplayName("every sample runs as a single source file on 2 ranks, as ./mpjrun -np 2 File.java")
     void runsAsSourceFile(String file, String args) {

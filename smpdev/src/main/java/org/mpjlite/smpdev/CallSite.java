@@ -53,7 +53,7 @@ public final class CallSite {
 
     private static boolean isUser(String c) {
         return !(c.startsWith("java.") || c.startsWith("jdk.") || c.startsWith("sun.") || c.startsWith("mpi.")
-            || c.startsWith("org.mpjlite.smpdev.") || c.startsWith("org.mpjlite.queues.")
+            || c.startsWith("org.mpjlite.smpdev.") || c.startsWith("org.mpjlite.matching.")
             || c.startsWith("mpjbuf.") || c.startsWith("org.jctools."));
     }
 }

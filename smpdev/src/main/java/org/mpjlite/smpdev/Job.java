@@ -219,7 +219,7 @@ public final class Job {
     void addSourceRanks(int context, int source, java.util.BitSet ranks) {
         ContextInfo info = contexts.get(context);
         int[] world = info == null ? null : info.sourceWorldRanks;
-        if (source == org.mpjlite.queues.Envelope.ANY_SOURCE) {
+        if (source == org.mpjlite.matching.Envelope.ANY_SOURCE) {
             if (world == null) {
                 ranks.set(0, size());
             } else {

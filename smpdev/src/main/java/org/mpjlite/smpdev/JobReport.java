@@ -3,7 +3,7 @@ package org.mpjlite.smpdev;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
-import org.mpjlite.queues.Envelope;
+import org.mpjlite.matching.Envelope;
 
 /**
  * Where every rank of a job stands, for a person to read: the blocking call a rank is in (with its

@@ -1,10 +1,10 @@
 package org.mpjlite.smpdev;
 
-/** Which matching structure ({@code org.mpjlite.queues}) each rank's mailbox uses. */
+/** Which matching structure ({@code org.mpjlite.matching}) each rank's mailbox uses. */
 public enum MatchingKind {
-    /** {@link org.mpjlite.queues.LockedMailbox}: one lock per receiving rank. */
+    /** {@link org.mpjlite.matching.LockedMailbox}: one lock per receiving rank. */
     LOCKED,
-    /** {@link org.mpjlite.queues.LockFreeMailbox}: a JCTools MPSC inbox drained by the receiver. */
+    /** {@link org.mpjlite.matching.LockFreeMailbox}: a JCTools MPSC inbox drained by the receiver. */
     LOCK_FREE;
 
     /** Parses {@code locked}, {@code lockfree}, {@code lock-free}, {@code lock_free}, any case. */

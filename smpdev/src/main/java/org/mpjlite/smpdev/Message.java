@@ -1,6 +1,6 @@
 package org.mpjlite.smpdev;
 
-import org.mpjlite.queues.Envelope;
+import org.mpjlite.matching.Envelope;
 
 /**
  * A message on its way to a receive: its envelope, its element type and count, and where its data

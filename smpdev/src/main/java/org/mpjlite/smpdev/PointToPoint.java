@@ -1,6 +1,6 @@
 package org.mpjlite.smpdev;
 
-import org.mpjlite.queues.Mailbox;
+import org.mpjlite.matching.Mailbox;
 
 /**
  * The message path of the device: send protocols and receive posting, between ranks of one job.

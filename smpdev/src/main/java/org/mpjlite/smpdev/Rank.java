@@ -1,8 +1,8 @@
 package org.mpjlite.smpdev;
 
-import org.mpjlite.queues.LockFreeMailbox;
-import org.mpjlite.queues.LockedMailbox;
-import org.mpjlite.queues.Mailbox;
+import org.mpjlite.matching.LockFreeMailbox;
+import org.mpjlite.matching.LockedMailbox;
+import org.mpjlite.matching.Mailbox;
 
 /**
  * One MPI process of a job: a rank number, the mailbox where messages to it are matched, the

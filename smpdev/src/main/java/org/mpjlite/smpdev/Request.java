@@ -2,7 +2,7 @@ package org.mpjlite.smpdev;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import org.mpjlite.queues.Envelope;
+import org.mpjlite.matching.Envelope;
 
 /**
  * A pending point-to-point operation of one rank, and, once complete, its status.

@@ -1,6 +1,6 @@
 package org.mpjlite.smpdev;
 
-import org.mpjlite.queues.MatchHandler;
+import org.mpjlite.matching.MatchHandler;
 
 /**
  * Moves a matched message into its receive and completes both sides: the one place where data

@@ -12,7 +12,7 @@ import mpjbuf.StorageKind;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.mpjlite.queues.Envelope;
+import org.mpjlite.matching.Envelope;
 
 /**
  * Many senders, one wildcard receiver, messages of random sizes on both sides of the eager

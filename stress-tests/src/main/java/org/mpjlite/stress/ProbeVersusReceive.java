@@ -1,6 +1,6 @@
 package org.mpjlite.stress;
 
-import org.mpjlite.queues.Mailbox;
+import org.mpjlite.matching.Mailbox;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.MatchingKind;
 import org.mpjlite.smpdev.Message;

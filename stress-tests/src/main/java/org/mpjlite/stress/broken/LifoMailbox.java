@@ -6,9 +6,9 @@ import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
 import java.util.function.Predicate;
-import org.mpjlite.queues.Envelope;
-import org.mpjlite.queues.Mailbox;
-import org.mpjlite.queues.MatchHandler;
+import org.mpjlite.matching.Envelope;
+import org.mpjlite.matching.Mailbox;
+import org.mpjlite.matching.MatchHandler;
 
 /**
  * DELIBERATELY BROKEN: a locked mailbox whose unexpected messages form a stack, so a receive matches

@@ -1,10 +1,10 @@
 package org.mpjlite.stress.mailbox;
 
-import org.mpjlite.queues.Envelope;
-import org.mpjlite.queues.MatchHandler;
+import org.mpjlite.matching.Envelope;
+import org.mpjlite.matching.MatchHandler;
 
 /**
- * Test envelopes for driving a {@link org.mpjlite.queues.Mailbox} directly: a message carrying an int
+ * Test envelopes for driving a {@link org.mpjlite.matching.Mailbox} directly: a message carrying an int
  * payload, and a receive that records what it matched and how many times.
  */
 public final class Envelopes {

@@ -1,13 +1,13 @@
 package org.mpjlite.stress.mailbox;
 
-import static org.mpjlite.queues.Envelope.ANY_SOURCE;
-import static org.mpjlite.queues.Envelope.ANY_TAG;
+import static org.mpjlite.matching.Envelope.ANY_SOURCE;
+import static org.mpjlite.matching.Envelope.ANY_TAG;
 
 import java.util.function.Function;
-import org.mpjlite.queues.LockFreeMailbox;
-import org.mpjlite.queues.LockedMailbox;
-import org.mpjlite.queues.Mailbox;
-import org.mpjlite.queues.MatchHandler;
+import org.mpjlite.matching.LockFreeMailbox;
+import org.mpjlite.matching.LockedMailbox;
+import org.mpjlite.matching.Mailbox;
+import org.mpjlite.matching.MatchHandler;
 import org.mpjlite.stress.mailbox.Envelopes.Msg;
 import org.mpjlite.stress.mailbox.Envelopes.Recv;
 import org.openjdk.jcstress.annotations.Actor;

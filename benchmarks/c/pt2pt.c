@@ -1,0 +1,213 @@
+/*
+ * Point-to-point micro-benchmarks for native MPI, printing exactly what MPJ Lite's OSU programs print
+ * (benchmarks/osu/src/main/java/bench/OSULatency.java, OSUBandwidth.java, OSUBiBandwidth.java) with
+ * the same loops and options, so benchmarks/compare can put the two side by side.
+ *
+ *   mpicc -O2 -o pt2pt pt2pt.c
+ *   mpirun -np 2 ./pt2pt -t latency|bw|bibw [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS] [-W WINDOW]
+ *
+ * latency: blocking ping-pong, rank 1 sends back what it received; one-way = half the round trip.
+ * bw:      rank 0 sends a window of MPI_Isend, rank 1 receives with MPI_Irecv, then a 4-byte ack.
+ * bibw:    both ranks post a window of receives and of sends to each other.
+ * Defaults as in OMB-J: sizes 1 B to 4 MB, 1000/10000 warm-up/timed iterations (100/500 above
+ * 8 KB), window 64.
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TAG 1
+#define ACK_TAG 2
+#define LARGE_MESSAGE 8192
+#define MAX_WINDOW 1024
+
+static const char *usage =
+    "Usage: pt2pt -t latency|bw|bibw [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS] [-W WINDOW]\n";
+
+struct options {
+    const char *test;
+    long min, max;
+    int warmup, iterations, window;
+};
+
+static int parse(int argc, char **argv, struct options *o)
+{
+    o->test = NULL;
+    o->min = 1;
+    o->max = 4L << 20;
+    o->warmup = -1;
+    o->iterations = -1;
+    o->window = 64;
+    for (int a = 1; a < argc; a++) {
+        if (a + 1 >= argc) {
+            return 0;
+        }
+        const char *v = argv[++a];
+        if (strcmp(argv[a - 1], "-t") == 0) {
+            o->test = v;
+        } else if (strcmp(argv[a - 1], "-m") == 0) {
+            const char *colon = strchr(v, ':');
+            if (colon) {
+                o->min = atol(v);
+                v = colon + 1;
+            }
+            o->max = atol(v);
+        } else if (strcmp(argv[a - 1], "-x") == 0) {
+            o->warmup = atoi(v);
+        } else if (strcmp(argv[a - 1], "-i") == 0) {
+            o->iterations = atoi(v);
+        } else if (strcmp(argv[a - 1], "-W") == 0) {
+            o->window = atoi(v);
+        } else {
+            return 0;
+        }
+    }
+    return o->test != NULL && o->min >= 1 && o->max >= o->min && o->iterations != 0
+        && o->window >= 1 && o->window <= MAX_WINDOW;
+}
+
+static int skip_of(const struct options *o, long size)
+{
+    return o->warmup >= 0 ? o->warmup : size > LARGE_MESSAGE ? 100 : 1000;
+}
+
+static int iters_of(const struct options *o, long size)
+{
+    return o->iterations > 0 ? o->iterations : size > LARGE_MESSAGE ? 500 : 10000;
+}
+
+/* Seconds of rank 0's timed loop for one size; other ranks return 0. */
+static double latency(int me, char *sbuf, char *rbuf, int size, int skip, int iters)
+{
+    double start = 0;
+    for (int i = 0; i < skip + iters; i++) {
+        if (i == skip) {
+            start = MPI_Wtime();
+        }
+        if (me == 0) {
+            MPI_Send(sbuf, size, MPI_BYTE, 1, TAG, MPI_COMM_WORLD);
+            MPI_Recv(rbuf, size, MPI_BYTE, 1, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Recv(rbuf, size, MPI_BYTE, 0, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(rbuf, size, MPI_BYTE, 0, TAG, MPI_COMM_WORLD);
+        }
+    }
+    return MPI_Wtime() - start;
+}
+
+static double bandwidth(int me, char *sbuf, char *rbuf, int size, int skip, int iters, int window)
+{
+    MPI_Request requests[MAX_WINDOW];
+    char ack[4] = {0};
+    double start = 0;
+    for (int i = 0; i < skip + iters; i++) {
+        if (i == skip) {
+            start = MPI_Wtime();
+        }
+        if (me == 0) {
+            for (int w = 0; w < window; w++) {
+                MPI_Isend(sbuf, size, MPI_BYTE, 1, TAG, MPI_COMM_WORLD, &requests[w]);
+            }
+            MPI_Waitall(window, requests, MPI_STATUSES_IGNORE);
+            MPI_Recv(ack, 4, MPI_BYTE, 1, ACK_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else {
+            for (int w = 0; w < window; w++) {
+                MPI_Irecv(rbuf, size, MPI_BYTE, 0, TAG, MPI_COMM_WORLD, &requests[w]);
+            }
+            MPI_Waitall(window, requests, MPI_STATUSES_IGNORE);
+            MPI_Send(ack, 4, MPI_BYTE, 0, ACK_TAG, MPI_COMM_WORLD);
+        }
+    }
+    return MPI_Wtime() - start;
+}
+
+static double bibandwidth(int me, char *sbuf, char *rbuf, int size, int skip, int iters, int window)
+{
+    MPI_Request requests[2 * MAX_WINDOW];
+    int peer = 1 - me;
+    double start = 0;
+    for (int i = 0; i < skip + iters; i++) {
+        if (i == skip) {
+            start = MPI_Wtime();
+        }
+        for (int w = 0; w < window; w++) {
+            MPI_Irecv(rbuf, size, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, &requests[w]);
+        }
+        for (int w = 0; w < window; w++) {
+            MPI_Isend(sbuf, size, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, &requests[window + w]);
+        }
+        MPI_Waitall(2 * window, requests, MPI_STATUSES_IGNORE);
+    }
+    return MPI_Wtime() - start;
+}
+
+int main(int argc, char **argv)
+{
+    int me, ranks;
+    struct options o;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+    if (!parse(argc, argv, &o)) {
+        if (me == 0) {
+            fputs(usage, stderr);
+        }
+        MPI_Finalize();
+        return 2;
+    }
+    if (ranks != 2) {
+        if (me == 0) {
+            printf("This test requires exactly two processes (ranks); run with -np 2.\n");
+        }
+        MPI_Finalize();
+        return 0;
+    }
+    int is_latency = strcmp(o.test, "latency") == 0;
+    int is_bw = strcmp(o.test, "bw") == 0;
+    int is_bibw = strcmp(o.test, "bibw") == 0;
+    if (!is_latency && !is_bw && !is_bibw) {
+        if (me == 0) {
+            fputs(usage, stderr);
+        }
+        MPI_Finalize();
+        return 2;
+    }
+    char *sbuf = malloc(o.max);
+    char *rbuf = malloc(o.max);
+    memset(sbuf, 'a', o.max);
+    memset(rbuf, 'b', o.max);
+    if (me == 0) {
+        printf("%s\n", is_latency ? "# OSU Latency Test" : is_bw ? "# OSU Bandwidth Test"
+            : "# OSU Bi-Directional Bandwidth Test");
+        printf("%s\n", is_latency ? "# Size [B]\t\tLatency [us]\tBandwidth [Gb/s]"
+            : "# Size [B]\t\tBandwidth [MB/s]\tBandwidth [Gb/s]");
+    }
+    long first = 1;
+    while (first < o.min) {
+        first *= 2;
+    }
+    for (long size = first; size <= o.max; size *= 2) {
+        int skip = skip_of(&o, size);
+        int iters = iters_of(&o, size);
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (is_latency) {
+            double us = latency(me, sbuf, rbuf, (int) size, skip, iters) * 1e6 / (2.0 * iters);
+            if (me == 0) {
+                printf("%ld\t\t\t%.2f\t\t\t%.2f\n", size, us, size * 8 / (us * 1e3));
+            }
+        } else {
+            double seconds = is_bw ? bandwidth(me, sbuf, rbuf, (int) size, skip, iters, o.window)
+                : bibandwidth(me, sbuf, rbuf, (int) size, skip, iters, o.window);
+            double mbps = (is_bibw ? 2.0 : 1.0) * size * o.window * iters / 1e6 / seconds;
+            if (me == 0) {
+                printf("%ld\t\t\t%.2f\t\t\t%.2f\n", size, mbps, mbps * 8 / 1e3);
+            }
+        }
+        fflush(stdout);
+    }
+    free(sbuf);
+    free(rbuf);
+    MPI_Finalize();
+    return 0;
+}

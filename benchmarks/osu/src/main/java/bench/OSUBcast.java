@@ -1,0 +1,129 @@
+package bench;
+
+import java.util.Locale;
+import mpi.Intracomm;
+import mpi.MPI;
+
+/**
+ * Broadcast latency: {@code bcast} of each size from rank 0, OMB-J style (Open MPI Java API): for each message size, every rank
+ * times each call separately, with a barrier between calls, and rank 0 prints the average, minimum
+ * and maximum over ranks of each rank's mean time per call.
+ *
+ * <pre>
+ * ./mpjrun -np N benchmarks/osu/src/main/java/bench/OSUBcast.java [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS] [-a buffer|arrays]
+ * </pre>
+ *
+ * Defaults as in OMB-J: sizes 1 B to 1 MB; 1000 warm-up and 10000 timed iterations, 100 and 500
+ * above 8 KB; direct ByteBuffers ({@code -a arrays}: Java arrays).
+ * Self-contained, like every OMB-J program, so that it runs as a single source file.
+ */
+public class OSUBcast {
+    private static final int LARGE_MESSAGE = 8192;
+    private static final String USAGE = "Usage: OSUBcast [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS] [-a buffer|arrays]";
+
+    /** One collective call of {@code count} elements on buffers {@code s} (send) and {@code r} (receive). */
+    @FunctionalInterface
+    private interface Call {
+        void run(Object s, Object r, int count);
+    }
+
+    public static void main(String[] args) throws Exception {
+        MPI.Init(args);
+        Intracomm world = MPI.COMM_WORLD;
+        int me = world.getRank();
+        int n = world.getSize();
+        int min = 1;
+        int max = 1 << 20;
+        int warmup = -1;
+        int iterations = -1;
+        boolean arrays = false;
+        for (int a = 0; a < args.length; a++) {
+            switch (args[a]) {
+                case "-m" -> {
+                    String v = value(args, ++a);
+                    int colon = v.indexOf(':');
+                    if (colon >= 0) {
+                        min = Integer.parseInt(v.substring(0, colon));
+                    }
+                    max = Integer.parseInt(v.substring(colon + 1));
+                }
+                case "-x" -> warmup = Integer.parseInt(value(args, ++a));
+                case "-i" -> iterations = Integer.parseInt(value(args, ++a));
+                case "-a" -> {
+                    String v = value(args, ++a);
+                    if (!v.equals("buffer") && !v.equals("arrays")) {
+                        throw new IllegalArgumentException("-a takes buffer or arrays\n" + USAGE);
+                    }
+                    arrays = v.equals("arrays");
+                }
+                default -> throw new IllegalArgumentException("unknown option " + args[a] + "\n" + USAGE);
+            }
+        }
+        if (min < 1 || max < min || warmup < -1 || iterations == 0 || iterations < -1) {
+            throw new IllegalArgumentException("bad sizes or counts\n" + USAGE);
+        }
+        if (me == 0) {
+            System.out.println("# OSU MPI Broadcast Latency Test (MPJ Lite, " + (arrays ? "Java arrays" : "direct ByteBuffers") + ")");
+            System.out.println("# Size\t\tLat Avg[us]\t\tLat Min[us]\t\tLat Max[us]");
+        }
+        for (int size = Integer.highestOneBit(min) == min ? min : Integer.highestOneBit(min) * 2; size <= max && size > 0;
+             size *= 2) {
+            int skip = warmup >= 0 ? warmup : size > LARGE_MESSAGE ? 100 : 1000;
+            int iters = iterations > 0 ? iterations : size > LARGE_MESSAGE ? 500 : 10000;
+            int count = size / 1;
+            Object s = buffer(arrays, size, false);
+            Object r = buffer(arrays, 0, false);
+            Call call = (b, unused, c) -> world.bcast(b, c, MPI.BYTE, 0);
+            double[] t = overRanks(world, time(world, call, s, r, count, skip, iters));
+            if (me == 0) {
+                System.out.printf(Locale.ROOT, "%d\t\t%.2f\t\t\t%.2f\t\t\t%.2f%n", size, t[0], t[1], t[2]);
+            }
+        }
+        MPI.Finalize();
+    }
+
+    /**
+     * Times {@code iters} calls after {@code skip} warm-ups; returns this rank's mean time per call in
+     * microseconds.
+     */
+    private static double time(Intracomm world, Call call, Object s, Object r, int count, int skip, int iters) {
+        double total = 0;
+        for (int i = 0; i < skip + iters; i++) {
+            double start = MPI.wtime();
+            call.run(s, r, count);
+            double elapsed = MPI.wtime() - start;
+            if (i >= skip) {
+                total += elapsed;
+            }
+            world.barrier();
+        }
+        return total * 1e6 / iters;
+    }
+
+    /** Average, minimum and maximum over ranks of {@code us}, at rank 0. */
+    private static double[] overRanks(Intracomm world, double us) {
+        double[] mine = {us};
+        double[] sum = new double[1];
+        double[] lo = new double[1];
+        double[] hi = new double[1];
+        world.reduce(mine, sum, 1, MPI.DOUBLE, MPI.SUM, 0);
+        world.reduce(mine, lo, 1, MPI.DOUBLE, MPI.MIN, 0);
+        world.reduce(mine, hi, 1, MPI.DOUBLE, MPI.MAX, 0);
+        return new double[] {sum[0] / world.getSize(), lo[0], hi[0]};
+    }
+
+    /** A buffer of {@code bytes}: a direct ByteBuffer, or an array of the element type. */
+    private static Object buffer(boolean arrays, int bytes, boolean floats) {
+        if (!arrays) {
+            return MPI.newByteBuffer(bytes);
+        }
+        return floats ? new float[bytes / 4] : new byte[bytes];
+    }
+
+    private static String value(String[] args, int i) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(args[i - 1] + " needs a value\n" + USAGE);
+        }
+        return args[i];
+    }
+}

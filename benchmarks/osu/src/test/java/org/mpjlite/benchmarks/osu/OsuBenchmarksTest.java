@@ -1,0 +1,240 @@
+package org.mpjlite.benchmarks.osu;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.mpjlite.run.MpjRun;
+
+/**
+ * The OMB-J-compatible point-to-point programs ({@code bench.OSULatency}, {@code OSUBandwidth},
+ * {@code OSUBiBandwidth}, {@code OSUMultiLatency}) run in-process as {@code mpjrun} runs them, with
+ * tiny sizes and iteration counts: the output must be OMB-J's format line for line (headers, tab
+ * separated columns, one line per power-of-two size), validation must pass across the eager and
+ * rendezvous protocols, and bad command lines must fail with the usage.
+ */
+class OsuBenchmarksTest {
+    /** Exit code and the two streams of one run. */
+    record Run(int exitCode, String out, String err) {
+        List<String> lines() {
+            return out.lines().toList();
+        }
+
+        void assertSucceeded() {
+            assertEquals(0, exitCode, () -> "exit code; stdout:\n" + out + "\nstderr:\n" + err);
+        }
+    }
+
+    /** A data line: size, then one or two numbers with two decimals, then Pass/Fail with -c. */
+    private static final Pattern ROW =
+        Pattern.compile("(\\d+)\t\t\t(\\d+\\.\\d\\d)(?:\t\t\t(\\d+\\.\\d\\d))?(?:\t\t\t(Pass|Fail))?");
+
+    private static final String LATENCY_COLUMNS = "# Size [B]\t\tLatency [us]\tBandwidth [Gb/s]";
+    private static final String BANDWIDTH_COLUMNS = "# Size [B]\t\tBandwidth [MB/s]\tBandwidth [Gb/s]";
+
+    /** Runs {@code mpjrun -np ranks args...} in-process with the program's System.out captured. */
+    static Run mpjrun(int ranks, String... args) {
+        List<String> command = new ArrayList<>(List.of("-np", String.valueOf(ranks)));
+        command.addAll(List.of(args));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream stdout = System.out;
+        int code;
+        try (PrintStream capture = new PrintStream(out, true, StandardCharsets.UTF_8);
+             PrintStream errors = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+            System.setOut(capture);
+            code = MpjRun.run(command.toArray(new String[0]), capture, errors);
+        } finally {
+            System.setOut(stdout);
+        }
+        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** Runs a compiled program of package bench by class name. */
+    static Run osu(int ranks, String program, String args) {
+        List<String> command = new ArrayList<>(List.of("-cp", classes(), "bench." + program));
+        if (!args.isBlank()) {
+            command.addAll(List.of(args.trim().split(" +")));
+        }
+        return mpjrun(ranks, command.toArray(new String[0]));
+    }
+
+    /** The compiled programs' class directory, for {@code mpjrun -cp}. */
+    static String classes() {
+        try {
+            return Path.of(bench.OSULatency.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Asserts the two header lines and one well-formed line per size; returns the data lines' matches. */
+    private static List<Matcher> assertTable(Run run, String title, String columns, List<Integer> sizes,
+                                             boolean twoValues, boolean validated) {
+        run.assertSucceeded();
+        List<String> lines = run.lines();
+        assertEquals(title, lines.get(0), run.out);
+        assertEquals(columns + (validated ? "\tValidation" : ""), lines.get(1), run.out);
+        assertEquals(2 + sizes.size(), lines.size(), run.out);
+        List<Matcher> rows = new ArrayList<>();
+        for (int i = 0; i < sizes.size(); i++) {
+            String line = lines.get(2 + i);
+            Matcher m = ROW.matcher(line);
+            assertTrue(m.matches(), () -> "OSU line: '" + line + "' in\n" + run.out);
+            assertEquals(sizes.get(i), Integer.parseInt(m.group(1)), line);
+            assertEquals(twoValues, m.group(3) != null, line);
+            assertEquals(validated ? "Pass" : null, m.group(4), line);
+            rows.add(m);
+        }
+        return rows;
+    }
+
+    private static List<Integer> powersOfTwo(int from, int to) {
+        List<Integer> sizes = new ArrayList<>();
+        for (int s = from; s <= to; s *= 2) {
+            sizes.add(s);
+        }
+        return sizes;
+    }
+
+    @ParameterizedTest(name = "[{index}] {0}")
+    @ValueSource(strings = {"", "-a buffer", "-a arrays", "-c", "-a arrays -c"})
+    @DisplayName("OSULatency prints OMB-J's latency table, with a Validation column under -c")
+    void latency(String extra) {
+        Run run = osu(2, "OSULatency", "-m 1:64 -x 2 -i 5 " + extra);
+        List<Matcher> rows = assertTable(run, "# OSU Latency Test", LATENCY_COLUMNS, powersOfTwo(1, 64), true,
+            extra.contains("-c"));
+        for (Matcher m : rows) {
+            assertTrue(Double.parseDouble(m.group(2)) > 0, m.group());
+            // Bandwidth [Gb/s] is size * 8 bits over the one-way latency, as OMB-J prints it.
+            double expected = Integer.parseInt(m.group(1)) * 8 / (Double.parseDouble(m.group(2)) * 1e3);
+            assertEquals(expected, Double.parseDouble(m.group(3)), 0.006 + expected * 0.03, m.group());
+        }
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({"OSUBandwidth, # OSU Bandwidth Test", "OSUBiBandwidth, # OSU Bi-Directional Bandwidth Test"})
+    @DisplayName("OSUBandwidth and OSUBiBandwidth print OMB-J's bandwidth table; -W sets the window")
+    void bandwidth(String program, String title) {
+        for (String extra : List.of("", "-a arrays", "-W 3 -c", "-a arrays -W 1 -c")) {
+            Run run = osu(2, program, "-m 2:32 -x 1 -i 3 " + extra);
+            List<Matcher> rows = assertTable(run, title, BANDWIDTH_COLUMNS, powersOfTwo(2, 32), true,
+                extra.contains("-c"));
+            for (Matcher m : rows) {
+                double mbps = Double.parseDouble(m.group(2));
+                assertEquals(mbps * 8 / 1e3, Double.parseDouble(m.group(3)), 0.006 + mbps * 8e-5, m.group());
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 4})
+    @DisplayName("OSUMultiLatency prints one mean latency per size for n/2 pairs")
+    void multiLatency(int ranks) {
+        Run run = osu(ranks, "OSUMultiLatency", "-m 1:16 -x 2 -i 5 -c");
+        assertTable(run, "# OSU Multi Latency Test", "# Size [B]\t\tLatency [us]", powersOfTwo(1, 16), false, true);
+    }
+
+    @Test
+    @DisplayName("OSUMultiLatency needs an even number of ranks")
+    void multiLatencyOddRanks() {
+        Run run = osu(3, "OSUMultiLatency", "-m 8");
+        run.assertSucceeded();
+        assertEquals(List.of("This test requires an even number of processes (ranks)."), run.lines());
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({"OSULatency, buffer", "OSULatency, arrays", "OSUBandwidth, buffer", "OSUBandwidth, arrays",
+        "OSUBiBandwidth, buffer", "OSUBiBandwidth, arrays", "OSUMultiLatency, arrays"})
+    @DisplayName("-c passes across the eager threshold (16 KB): eager and rendezvous messages arrive intact")
+    void validationAcrossProtocols(String program, String kind) {
+        String window = program.contains("Bandwidth") ? " -W 4" : "";
+        Run run = osu(2, program, "-m 4096:65536 -x 1 -i 3 -c -a " + kind + window);
+        run.assertSucceeded();
+        List<String> rows = run.lines().subList(2, run.lines().size());
+        assertEquals(5, rows.size(), run.out);
+        rows.forEach(line -> assertTrue(line.endsWith("\t\t\tPass"), line));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"OSULatency", "OSUBandwidth", "OSUBiBandwidth", "PingPongVsArraycopy"})
+    @DisplayName("the two-rank programs say so on another rank count, and exit 0")
+    void needTwoRanks(String program) {
+        for (int ranks : new int[] {1, 3, 4}) {
+            Run run = osu(ranks, program, "-m 8");
+            run.assertSucceeded();
+            assertEquals(List.of("This test requires exactly two processes (ranks); run with -np 2."), run.lines());
+        }
+    }
+
+    @ParameterizedTest(name = "as a source file: {0}")
+    @ValueSource(booleans = {false, true})
+    @Timeout(120)
+    @DisplayName("PingPongVsArraycopy prints latency, arraycopy time and the bandwidth ratio per size")
+    void pingPongVsArraycopy(boolean sourceFile) {
+        Run run = sourceFile
+            ? mpjrun(2, Path.of("src", "main", "java", "bench", "PingPongVsArraycopy.java").toString(),
+                "-m", "1:4096", "-x", "5", "-i", "20")
+            : osu(2, "PingPongVsArraycopy", "-m 1:4096 -x 5 -i 20");
+        run.assertSucceeded();
+        List<String> lines = run.lines();
+        assertEquals("# Size [B]\t\tLatency [us]\tArraycopy [us]\tBandwidth [% of arraycopy]", lines.get(1));
+        assertEquals(2 + 13, lines.size(), run.out);
+        Pattern row = Pattern.compile("(\\d+)\t\t\t\\d+\\.\\d\\d\t\t\t\\d+\\.\\d{3}\t\t\t\\d+\\.\\d");
+        for (int i = 0; i < 13; i++) {
+            String line = lines.get(2 + i);
+            assertTrue(row.matcher(line).matches(), line);
+            assertTrue(line.startsWith((1 << i) + "\t"), line);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"OSULatency", "OSUBandwidth", "OSUBiBandwidth", "OSUMultiLatency"})
+    @DisplayName("-h prints the usage, -v the version, once (rank 0), and nothing runs")
+    void helpAndVersion(String program) {
+        Run help = osu(2, program, "-h");
+        help.assertSucceeded();
+        assertEquals(1, help.lines().size(), help.out);
+        assertTrue(help.out.startsWith("Usage: " + program + " [-m [MIN:]MAX]"), help.out);
+        assertEquals(program.contains("Bandwidth"), help.out.contains("[-W WINDOW]"), help.out);
+        Run version = osu(2, program, "-v");
+        version.assertSucceeded();
+        assertEquals(List.of("# " + program + " (MPJ Lite, OMB-J options and output)"), version.lines());
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource(delimiter = '|', value = {"OSULatency|-a pigeons", "OSULatency|-W 4", "OSUBandwidth|-W 0",
+        "OSUBiBandwidth|-m 8:4", "OSUMultiLatency|-x", "OSUBandwidth|-i 0"})
+    @DisplayName("a bad command line fails the job with the usage")
+    void badOptions(String program, String args) {
+        Run run = osu(2, program, args);
+        assertEquals(1, run.exitCode, run.err);
+        assertTrue(run.err.contains("Usage: " + program), run.err);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"OSULatency", "OSUBandwidth", "OSUBiBandwidth", "OSUMultiLatency"})
+    @Timeout(120)
+    @DisplayName("each program runs as a single source file: ./mpjrun -np 2 benchmarks/osu/src/main/java/bench/X.java")
+    void runsAsSourceFile(String program) {
+        Run run = mpjrun(2, Path.of("src", "main", "java", "bench", program + ".java").toString(),
+            "-m", "1:4", "-x", "1", "-i", "3", "-c");
+        run.assertSucceeded();
+        assertEquals(2 + 3, run.lines().size(), run.out);
+        assertTrue(run.lines().get(0).startsWith("# OSU "), run.out);
+    }
+}

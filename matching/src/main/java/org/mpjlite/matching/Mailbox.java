@@ -1,0 +1,73 @@
+package org.mpjlite.matching;
+
+import java.util.List;
+
+/**
+ * The matching structure of one rank: messages addressed to it meet the receives it posts.
+ *
+ * <p>MPI rules every implementation keeps:
+ * <ul>
+ *   <li>a receive matches the <em>earliest arrived</em> message it accepts; a message matches the
+ *       <em>earliest posted</em> receive that accepts it (together: non-overtaking order between a
+ *       pair of ranks on a communicator);</li>
+ *   <li>every message is handed to {@link MatchHandler#matched} exactly once, and so is every
+ *       receive, unless it was cancelled first.</li>
+ * </ul>
+ *
+ * <p>Threads: {@link #deliver} may be called by any thread at any time. The other methods are the
+ * owner's: they may be called by several threads of the owning rank at once (MPI_THREAD_MULTIPLE).
+ *
+ * @param <M> message type
+ * @param <R> receive type
+ */
+public interface Mailbox<M extends Envelope, R extends Envelope> {
+
+    /**
+     * A message arrives. Either it matches a posted receive (the handler runs, possibly on this
+     * thread) or it is kept as unexpected until a receive or a probe finds it.
+     */
+    void deliver(M message);
+
+    /**
+     * For a sender about to deliver: removes and returns the earliest posted receive that accepts
+     * the message, so the sender can move the data straight into it; {@code null} if there is none,
+     * or if this mailbox never lets senders see posted receives (the lock-free one). Taking a
+     * receive here is a match: the caller must complete it, and must not also {@link #deliver} the
+     * message. A posted receive never accepts a message that is waiting as unexpected, so taking it
+     * keeps matching order.
+     */
+    R matchPosted(M message);
+
+    /** Posts a receive: it matches the earliest unexpected message it accepts, or waits posted. */
+    void post(R receive);
+
+    /**
+     * The earliest unexpected message the pattern accepts, left in place; {@code null} if none.
+     * The returned message may be matched by another thread of the owner as soon as this returns.
+     */
+    M probe(int context, int source, int tag);
+
+    /**
+     * Removes and returns the earliest unexpected message the pattern accepts (matched probe);
+     * {@code null} if none.
+     */
+    M take(int context, int source, int tag);
+
+    /** Withdraws a posted receive. False if it is not posted (already matched, or never posted). */
+    boolean cancel(R receive);
+
+    /**
+     * Matches whatever has arrived but not yet been looked at. A no-op where delivery matches at
+     * once; the lock-free mailbox matches here, on the owner's threads.
+     */
+    void progress();
+
+    /** True when {@link #progress} would find something to do (cheap; any thread). */
+    boolean hasArrivals();
+
+    /** Snapshot of the unexpected messages, oldest first (diagnostics; owner's threads). */
+    List<M> unexpectedSnapshot();
+
+    /** Snapshot of the posted receives, oldest first (diagnostics; owner's threads). */
+    List<R> postedSnapshot();
+}

@@ -1,0 +1,144 @@
+package org.mpjlite.matching;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The two ordered lists at the heart of MPI matching: receives posted and not yet matched, and
+ * messages arrived and not yet received. Both are intrusive singly linked FIFO lists (the link lives
+ * in {@link Envelope}), so adding costs no allocation.
+ *
+ * <p>Not thread-safe: the mailbox that owns it serializes access (a lock, or the owner's lock for
+ * the lock-free mailbox).
+ */
+final class MatchLists<M extends Envelope, R extends Envelope> {
+    private Envelope postedHead;
+    private Envelope postedTail;
+    private Envelope unexpectedHead;
+    private Envelope unexpectedTail;
+
+    /** Removes and returns the earliest posted receive that accepts the message, or null. */
+    @SuppressWarnings("unchecked")
+    R takePostedFor(Envelope message) {
+        final int ctx = message.context;
+        final int src = message.source;
+        final int tag = message.tag;
+        Envelope prev = null;
+        for (Envelope e = postedHead; e != null; prev = e, e = e.next) {
+            if (e.accepts(ctx, src, tag)) {
+                unlinkPosted(prev, e);
+                return (R) e;
+            }
+        }
+        return null;
+    }
+
+    /** Removes and returns the earliest unexpected message the pattern accepts, or null. */
+    M takeUnexpected(Envelope pattern) {
+        return takeUnexpected(pattern.context, pattern.source, pattern.tag);
+    }
+
+    /** Removes and returns the earliest unexpected message matching (context, source, tag). */
+    @SuppressWarnings("unchecked")
+    M takeUnexpected(int context, int source, int tag) {
+        Envelope prev = null;
+        for (Envelope e = unexpectedHead; e != null; prev = e, e = e.next) {
+            if (matches(context, source, tag, e)) {
+                unlinkUnexpected(prev, e);
+                return (M) e;
+            }
+        }
+        return null;
+    }
+
+    /** The earliest unexpected message matching (context, source, tag), left in place; or null. */
+    @SuppressWarnings("unchecked")
+    M peekUnexpected(int context, int source, int tag) {
+        for (Envelope e = unexpectedHead; e != null; e = e.next) {
+            if (matches(context, source, tag, e)) {
+                return (M) e;
+            }
+        }
+        return null;
+    }
+
+    void addPosted(R receive) {
+        receive.next = null;
+        if (postedTail == null) {
+            postedHead = receive;
+        } else {
+            postedTail.next = receive;
+        }
+        postedTail = receive;
+    }
+
+    void addUnexpected(M message) {
+        message.next = null;
+        if (unexpectedTail == null) {
+            unexpectedHead = message;
+        } else {
+            unexpectedTail.next = message;
+        }
+        unexpectedTail = message;
+    }
+
+    /** Removes the receive if it is posted; false if it is not in the list. */
+    boolean removePosted(R receive) {
+        Envelope prev = null;
+        for (Envelope e = postedHead; e != null; prev = e, e = e.next) {
+            if (e == receive) {
+                unlinkPosted(prev, e);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @SuppressWarnings("unchecked")
+    List<M> unexpected() {
+        List<M> out = new ArrayList<>();
+        for (Envelope e = unexpectedHead; e != null; e = e.next) {
+            out.add((M) e);
+        }
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    List<R> posted() {
+        List<R> out = new ArrayList<>();
+        for (Envelope e = postedHead; e != null; e = e.next) {
+            out.add((R) e);
+        }
+        return out;
+    }
+
+    private static boolean matches(int context, int source, int tag, Envelope message) {
+        return message.context == context
+            && (source == Envelope.ANY_SOURCE || source == message.source)
+            && (tag == Envelope.ANY_TAG || tag == message.tag);
+    }
+
+    private void unlinkPosted(Envelope prev, Envelope e) {
+        if (prev == null) {
+            postedHead = e.next;
+        } else {
+            prev.next = e.next;
+        }
+        if (postedTail == e) {
+            postedTail = prev;
+        }
+        e.next = null;
+    }
+
+    private void unlinkUnexpected(Envelope prev, Envelope e) {
+        if (prev == null) {
+            unexpectedHead = e.next;
+        } else {
+            prev.next = e.next;
+        }
+        if (unexpectedTail == e) {
+            unexpectedTail = prev;
+        }
+        e.next = null;
+    }
+}
