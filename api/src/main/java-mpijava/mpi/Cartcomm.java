@@ -106,7 +106,7 @@ public class Cartcomm extends Intracomm {
     public Cartcomm iDup() {
         try {
             Rank me = rank("iDup");
-            return withAttributesOf(me, new Cartcomm(agreedDuplicate(me, "iDup"), topology));
+            return withAttributesOf(me, new Cartcomm(ContextAgreement.duplicate(this, me, "iDup"), topology));
         } catch (MPIException e) {
             throw raise(e);
         }

@@ -76,7 +76,7 @@ public class Graphcomm extends Intracomm {
     public Graphcomm iDup() {
         try {
             Rank me = rank("iDup");
-            return withAttributesOf(me, new Graphcomm(agreedDuplicate(me, "iDup"), topology));
+            return withAttributesOf(me, new Graphcomm(ContextAgreement.duplicate(this, me, "iDup"), topology));
         } catch (MPIException e) {
             throw raise(e);
         }

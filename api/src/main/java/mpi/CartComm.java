@@ -105,7 +105,7 @@ public final class CartComm extends Intracomm {
     public CartComm iDup() {
         try {
             Rank me = rank("iDup");
-            return withAttributesOf(me, new CartComm(agreedDuplicate(me, "iDup"), topology));
+            return withAttributesOf(me, new CartComm(ContextAgreement.duplicate(this, me, "iDup"), topology));
         } catch (MPIException e) {
             throw raise(e);
         }

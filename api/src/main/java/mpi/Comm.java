@@ -1480,22 +1480,6 @@ public abstract class Comm implements Freeable, Cloneable {
         free();
     }
 
-    /**
-     * The members, place and contexts of the duplicate that {@code me}'s next {@code iDup} of this
-     * intracommunicator makes: no collective, see {@link ContextAgreement}.
-     */
-    final CommCreation.Result agreedDuplicate(Rank me, String call) {
-        int seq = sequence(me, "iDup");
-        Rank[] all = members(me);
-        int context = ContextAgreement.context(me, java.util.List.of(this.context, "iDup", seq), all.length);
-        int index = rankIn(me);
-        String full = label(me) + "." + call + "()";
-        if (index == 0) {
-            CommCreation.describe(me.job(), context, full, all);
-        }
-        return new CommCreation.Result(all, index, context, full);
-    }
-
     /** {@code me}'s number for its next call of {@code kind} on this communicator, alike on every member. */
     final int sequence(Rank me, Object kind) {
         return local(me).next(kind);

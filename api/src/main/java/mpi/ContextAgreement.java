@@ -1,5 +1,8 @@
 package mpi;
 
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.Rank;
@@ -49,5 +52,59 @@ final class ContextAgreement {
             }
         }
         return e.context;
+    }
+
+    /**
+     * The members, place and contexts of the duplicate that {@code me}'s next {@code iDup} of the
+     * intracommunicator {@code parent} makes.
+     */
+    static CommCreation.Result duplicate(Comm parent, Rank me, String call) {
+        int seq = parent.sequence(me, call);
+        Rank[] all = parent.members(me);
+        int context = context(me, List.of(parent.context, call, seq), all.length);
+        int index = parent.rankIn(me);
+        String name = parent.label(me) + "." + call + "()";
+        if (index == 0) {
+            CommCreation.describe(me.job(), context, name, all);
+        }
+        return new CommCreation.Result(all, index, context, name);
+    }
+
+    /**
+     * MPI_Comm_create_group on {@code parent}: the communicator of {@code group}'s ranks in its
+     * order, made by them alone; null for a caller not in the group. {@code tag} (0..TAG_UB) tells
+     * apart calls the same ranks make at the same time.
+     */
+    static CommCreation.Result group(Intracomm parent, String call, Group group, int tag) {
+        if (group == null) {
+            throw new MPIException(MPI.ERR_GROUP, call + ": group is null");
+        }
+        Check.sendTag(call, tag);
+        Rank me = parent.rank(call);
+        BitSet members = new BitSet();
+        for (Rank r : parent.members(me)) {
+            members.set(r.id());
+        }
+        Rank[] chosen = group.members.clone();
+        int index = -1;
+        for (int i = 0; i < chosen.length; i++) {
+            if (!members.get(chosen[i].id())) {
+                throw new MPIException(MPI.ERR_GROUP, call + ": rank " + i + " of the group (world rank "
+                    + chosen[i].id() + ") is not a member of " + parent);
+            }
+            if (chosen[i] == me) {
+                index = i;
+            }
+        }
+        if (index < 0) {
+            return null;
+        }
+        List<Object> what = List.of(parent.context, call, tag, Arrays.toString(Comm.worldRanks(chosen)));
+        int context = context(me, List.of(what, parent.sequence(me, what)), chosen.length);
+        String name = parent.label(me) + "." + call + "(tag=" + tag + ")";
+        if (index == 0) {
+            CommCreation.describe(me.job(), context, name, chosen);
+        }
+        return new CommCreation.Result(chosen, index, context, name);
     }
 }

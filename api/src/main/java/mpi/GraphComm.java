@@ -114,7 +114,7 @@ public final class GraphComm extends Intracomm {
     public GraphComm iDup() {
         try {
             Rank me = rank("iDup");
-            return withAttributesOf(me, new GraphComm(agreedDuplicate(me, "iDup"), topology, dist));
+            return withAttributesOf(me, new GraphComm(ContextAgreement.duplicate(this, me, "iDup"), topology, dist));
         } catch (MPIException e) {
             throw raise(e);
         }

@@ -349,7 +349,7 @@ public class Intracomm extends Comm {
     public Intracomm iDup() {
         try {
             Rank me = rank("iDup");
-            return withAttributesOf(me, created(agreedDuplicate(me, "iDup")));
+            return withAttributesOf(me, created(ContextAgreement.duplicate(this, me, "iDup")));
         } catch (MPIException e) {
             throw raise(e);
         }
@@ -378,39 +378,9 @@ public class Intracomm extends Comm {
      * communicator ({@code isNull()}) at once, as MPI specifies. Collective over the group.
      */
     public final Intracomm createGroup(Group group, int tag) {
-        String call = "createGroup";
         try {
-            if (group == null) {
-                throw new MPIException(MPI.ERR_GROUP, call + ": group is null");
-            }
-            Check.sendTag(call, tag);
-            Rank me = rank(call);
-            java.util.BitSet parent = new java.util.BitSet();
-            for (Rank r : members(me)) {
-                parent.set(r.id());
-            }
-            Rank[] chosen = group.members;
-            int index = -1;
-            for (int i = 0; i < chosen.length; i++) {
-                if (!parent.get(chosen[i].id())) {
-                    throw new MPIException(MPI.ERR_GROUP, call + ": rank " + i + " of the group (world rank "
-                        + chosen[i].id() + ") is not a member of " + this);
-                }
-                if (chosen[i] == me) {
-                    index = i;
-                }
-            }
-            if (index < 0) {
-                return nullComm();
-            }
-            java.util.List<Object> what = java.util.List.of(context, call, tag,
-                java.util.Arrays.toString(worldRanks(chosen)));
-            int context = ContextAgreement.context(me, java.util.List.of(what, sequence(me, what)), chosen.length);
-            String full = label(me) + "." + call + "(tag=" + tag + ")";
-            if (index == 0) {
-                CommCreation.describe(me.job(), context, full, chosen);
-            }
-            return inheriting(new Intracomm(chosen.clone(), index, context, full));
+            CommCreation.Result r = ContextAgreement.group(this, "createGroup", group, tag);
+            return r == null ? nullComm() : inheriting(new Intracomm(r));
         } catch (MPIException e) {
             throw raise(e);
         }
