@@ -18,9 +18,9 @@ import org.mpjlite.smpdev.RecvRequest;
  * {@code ANY_TAG} and no elements. Receiving a message makes it the null message again; receiving
  * the null message is {@code MPI_ERR_REQUEST}, as in Open MPI.
  *
- * <p>A message taken by a matched probe and never received is lost to the program: its sender, if
- * it waits for the receive (a synchronous send or a message above the eager threshold), waits
- * forever, and the deadlock report names it.
+ * <p>A message taken by a matched probe and never received is lost to the program: Finalize names
+ * it in its warning, and its sender, if it waits for the receive (a synchronous send or a message
+ * above the eager threshold), waits forever, which the deadlock report shows.
  *
  * <p>Not thread-safe: like a request, one message object is used by one thread at a time (MPI's
  * rule for handles); the matching it does is safe against every other thread of the rank.

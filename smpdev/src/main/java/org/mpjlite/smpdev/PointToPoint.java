@@ -152,13 +152,18 @@ public final class PointToPoint {
      * returned message; the caller must receive it with {@link #mrecv}.
      */
     public static Message improbe(Rank me, int context, int source, int tag) {
-        return me.mailbox().take(context, source, tag);
+        Message m = me.mailbox().take(context, source, tag);
+        if (m != null) {
+            me.probed(m);
+        }
+        return m;
     }
 
     /** Matched probe (MPI_Mprobe): waits for a message the pattern accepts and removes it as {@link #improbe}. */
     public static Message mprobe(Rank me, int context, int source, int tag, String call) {
         ProbeWait wait = new ProbeWait(me, context, source, tag, true);
         me.await(wait, call);
+        me.probed(wait.found);
         return wait.found;
     }
 
@@ -175,6 +180,7 @@ public final class PointToPoint {
         if (me.job().config().check()) {
             r.site = CallSite.here();
         }
+        me.received(message);
         me.job().transfer().matched(r, message);
         return r;
     }

@@ -58,6 +58,11 @@ public final class Rank {
     private final SendRequest completedSend;
     /** Requests the program has not completed, under {@code --check} only; else null. */
     private final OpenRequests openRequests;
+    /**
+     * Messages a matched probe took out of the mailbox and no matched receive has received yet,
+     * for the Finalize report: they are in no mailbox list any more.
+     */
+    private final java.util.Set<Message> probed = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     Rank(Job job, int id) {
         this.job = job;
@@ -340,6 +345,23 @@ public final class Rank {
                 + id + " (call MPI.Buffer_attach / MPI.attachBuffer first)");
         }
         return b;
+    }
+
+    // ---- matched probes -----------------------------------------------------------------------
+
+    /** A matched probe took {@code m}: it waits for its matched receive. */
+    void probed(Message m) {
+        probed.add(m);
+    }
+
+    /** The matched receive of {@code m} has it. */
+    void received(Message m) {
+        probed.remove(m);
+    }
+
+    /** The messages matched probes took and nobody received yet (a snapshot). */
+    java.util.List<Message> probedSnapshot() {
+        return new java.util.ArrayList<>(probed);
     }
 
     @Override
