@@ -168,6 +168,7 @@ final class NeighborCollectives {
         if (type == null) {
             throw new MPIException(MPI.ERR_TYPE, call + ": " + side + " datatype is null");
         }
+        type.usable(call);
         perNeighbor(call, MPI.ERR_COUNT, side + " counts", counts, degree);
         perNeighbor(call, MPI.ERR_ARG, side + " displacements", displs, degree);
         int extent = type.Extent();
