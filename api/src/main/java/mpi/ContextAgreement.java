@@ -5,6 +5,7 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import org.mpjlite.smpdev.Job;
+import org.mpjlite.smpdev.Membership;
 import org.mpjlite.smpdev.Rank;
 
 /**
@@ -60,8 +61,8 @@ final class ContextAgreement {
      */
     static CommCreation.Result duplicate(Comm parent, Rank me, String call) {
         int seq = parent.sequence(me, call);
-        Rank[] all = parent.members(me);
-        int context = context(me, List.of(parent.context, call, seq), all.length);
+        Membership all = parent.members(me);
+        int context = context(me, List.of(parent.context, call, seq), all.size());
         int index = parent.rankIn(me);
         String name = parent.label(me) + "." + call + "()";
         if (index == 0) {
@@ -82,8 +83,8 @@ final class ContextAgreement {
         Check.sendTag(call, tag);
         Rank me = parent.rank(call);
         BitSet members = new BitSet();
-        for (Rank r : parent.members(me)) {
-            members.set(r.id());
+        for (int w : parent.members(me).worldRanks()) {
+            members.set(w);
         }
         Rank[] chosen = group.members.clone();
         int index = -1;
@@ -99,12 +100,17 @@ final class ContextAgreement {
         if (index < 0) {
             return null;
         }
-        List<Object> what = List.of(parent.context, call, tag, Arrays.toString(Comm.worldRanks(chosen)));
+        int[] world = new int[chosen.length];
+        for (int i = 0; i < chosen.length; i++) {
+            world[i] = chosen[i].id();
+        }
+        List<Object> what = List.of(parent.context, call, tag, Arrays.toString(world));
         int context = context(me, List.of(what, parent.sequence(me, what)), chosen.length);
+        Membership membership = Membership.of(me.job(), context, chosen);
         String name = parent.label(me) + "." + call + "(tag=" + tag + ")";
         if (index == 0) {
-            CommCreation.describe(me.job(), context, name, chosen);
+            CommCreation.describe(me.job(), context, name, membership);
         }
-        return new CommCreation.Result(chosen, index, context, name);
+        return new CommCreation.Result(membership, index, context, name);
     }
 }

@@ -1,8 +1,8 @@
 package mpi;
 
-import org.mpjlite.smpdev.BasicType;
 import org.mpjlite.smpdev.Rank;
 import org.mpjlite.smpdev.collective.Collectives;
+import org.mpjlite.smpdev.data.BasicType;
 
 /**
  * A distributed graph topology (MPI_Dist_graph_create, MPI_Dist_graph_create_adjacent) as one rank

@@ -9,10 +9,10 @@ import java.nio.FloatBuffer;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.nio.ShortBuffer;
-import org.mpjlite.smpdev.ErrorClass;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.Rank;
+import org.mpjlite.smpdev.error.ErrorClass;
 
 /**
  * The MPI environment of one rank: constants, predefined datatypes and communicators, Init and
@@ -77,6 +77,23 @@ public final class MPI {
 
     /** Bytes charged per message against the buffer attached for buffered sends. */
     public static final int BSEND_OVERHEAD = 16;
+    /**
+     * MPJ Express: the bytes a buffered send needs beyond its data in the attached buffer, which
+     * programs add when they size it; here {@link #BSEND_OVERHEAD}.
+     */
+    public static final int SEND_OVERHEAD = BSEND_OVERHEAD;
+    /** MPJ Express: the bytes a receive needs beyond its data; none here (messages land in the user's buffer). */
+    public static final int RECV_OVERHEAD = 0;
+    /** MPJ Express: the processors available to the JVM ({@code Runtime.availableProcessors()}), which its ranks share. */
+    public static final int NUM_OF_PROCESSORS = Runtime.getRuntime().availableProcessors();
+    /** MPJ Express: whether the library prints debugging output; never. */
+    public static final boolean DEBUG = false;
+    /**
+     * MPJ Express: an empty status ({@code ANY_SOURCE}, {@code ANY_TAG}, no elements). Shared: a
+     * program reads it, it does not change it.
+     */
+    public static final Status EMPTY_STATUS = new Status();
+
     /** The longest name of a communicator or datatype in C MPI (Open MPI's value); names here are not cut. */
     public static final int MAX_OBJECT_NAME = 64;
 
@@ -268,9 +285,17 @@ public final class MPI {
     /**
      * Initializes MPI for this rank; returns once every rank of the job has called it. Returns the
      * program's arguments.
+     *
+     * <p>Provides {@code THREAD_MULTIPLE}: any thread of the rank may call MPI. MPJ Express grants
+     * that under a plain Init, and its programs call MPI from several threads without asking for
+     * more; MPI lets the level provided exceed the one required (Init requires
+     * {@code THREAD_SINGLE}), so Open MPI programs are served too, though Open MPI's own Init
+     * provides {@code THREAD_SINGLE} by default and {@link #queryThread()} answers differently. A
+     * program that asks for a lower level with {@link #InitThread} or {@link #Init_thread} gets
+     * exactly that level, with its check.
      */
     public static String[] Init(String[] args) {
-        initThread("Init", args, THREAD_SINGLE);
+        initThread("Init", args, THREAD_MULTIPLE);
         return args;
     }
 

@@ -1,8 +1,8 @@
 package mpi;
 
-import org.mpjlite.smpdev.PointToPoint;
 import org.mpjlite.smpdev.Rank;
-import org.mpjlite.smpdev.RecvRequest;
+import org.mpjlite.smpdev.p2p.PointToPoint;
+import org.mpjlite.smpdev.p2p.RecvRequest;
 
 /**
  * A matched message (Open MPI Java's {@code Message}, MPI-3.1 §3.8.2): {@link #mProbe} or
@@ -27,7 +27,7 @@ import org.mpjlite.smpdev.RecvRequest;
  */
 public final class Message {
     /** The matched message, or null for the null and no-process messages. */
-    private org.mpjlite.smpdev.Message matched;
+    private org.mpjlite.smpdev.p2p.Message matched;
     /** The communicator it was matched on: errors of the receive go through its error handler. */
     private Comm comm;
     private boolean noProc;
@@ -74,7 +74,7 @@ public final class Message {
         Comm c = comm;
         try {
             RecvRequest op = receive(call, c, buf, count, type);
-            return op == null ? Status.procNull() : Comm.received(op, call);
+            return op == null ? Status.procNull() : PointToPointCalls.received(op, call);
         } catch (MPIException e) {
             throw c == null ? e : c.raise(e);
         }
@@ -115,7 +115,7 @@ public final class Message {
                 comm = c;
                 return Status.procNull();
             }
-            org.mpjlite.smpdev.Message m = block ? PointToPoint.mprobe(me, c.context, source, tag, call)
+            org.mpjlite.smpdev.p2p.Message m = block ? PointToPoint.mprobe(me, c.context, source, tag, call)
                 : PointToPoint.improbe(me, c.context, source, tag);
             if (m == null) {
                 return null;
@@ -142,7 +142,7 @@ public final class Message {
         Rank me = c.rank(call);
         Check.buffer(call, buf, 0, count, type);
         Check.writable(call, buf);
-        org.mpjlite.smpdev.Message m = matched;
+        org.mpjlite.smpdev.p2p.Message m = matched;
         matched = null;
         noProc = false;
         if (m == null) {

@@ -1,10 +1,10 @@
 package mpi;
 
 import java.util.Arrays;
-import org.mpjlite.smpdev.PointToPoint;
 import org.mpjlite.smpdev.Rank;
 import org.mpjlite.smpdev.RequestGroup;
-import org.mpjlite.smpdev.SendMode;
+import org.mpjlite.smpdev.p2p.PointToPoint;
+import org.mpjlite.smpdev.p2p.SendMode;
 
 /**
  * Neighbourhood collectives (MPI-3.1 §7.6, Open MPI's {@code neighborAllGather},

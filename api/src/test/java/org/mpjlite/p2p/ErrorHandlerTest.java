@@ -20,9 +20,9 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.mpjlite.JobFailedException;
 import org.mpjlite.MpjLite;
-import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.MatchingKind;
 import org.mpjlite.smpdev.RankFailure;
+import org.mpjlite.smpdev.Tunables;
 
 /**
  * Error handlers: the default and ERRORS_RETURN throw a catchable MPIException and the rank goes
@@ -30,7 +30,7 @@ import org.mpjlite.smpdev.RankFailure;
  * strings, versions and MPIException's accessors.
  */
 class ErrorHandlerTest {
-    private static final Jobs.World PAIR = new Jobs.World(2, MatchingKind.LOCK_FREE, JobConfig.DEFAULT_EAGER_THRESHOLD);
+    private static final Jobs.World PAIR = new Jobs.World(2, MatchingKind.LOCK_FREE, Tunables.DEFAULT_EAGER_THRESHOLD);
 
     @Test
     @DisplayName("the default handler is ERRORS_RETURN: errors are catchable and the rank carries on")

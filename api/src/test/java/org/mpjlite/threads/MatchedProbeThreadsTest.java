@@ -21,9 +21,9 @@ import mpi.Status;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.mpjlite.p2p.Jobs;
 import org.mpjlite.p2p.Jobs.World;
-import org.mpjlite.smpdev.JobConfig;
+import org.mpjlite.p2p.Jobs;
+import org.mpjlite.smpdev.Tunables;
 
 /**
  * Matched probe at THREAD_MULTIPLE: several threads of every rank mProbe {@code ANY_SOURCE} on one
@@ -38,7 +38,7 @@ class MatchedProbeThreadsTest {
     private static final int LARGE = 6000;
 
     static Stream<World> threadWorlds() {
-        return Stream.concat(Jobs.worlds(IntStream.of(1, 2, 3, 5, 8), JobConfig.DEFAULT_EAGER_THRESHOLD),
+        return Stream.concat(Jobs.worlds(IntStream.of(1, 2, 3, 5, 8), Tunables.DEFAULT_EAGER_THRESHOLD),
             Jobs.worlds(IntStream.of(2, 3), 0));
     }
 

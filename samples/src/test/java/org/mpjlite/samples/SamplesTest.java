@@ -34,7 +34,7 @@ class SamplesTest {
     }
 
     /** Runs {@code mpjrun -np N args...} with the program's System.out captured. */
-    private static Run mpjrun(int ranks, String... args) {
+    static Run mpjrun(int ranks, String... args) {
         List<String> command = new ArrayList<>(List.of("-np", String.valueOf(ranks)));
         command.addAll(List.of(args));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -54,7 +54,7 @@ class SamplesTest {
     }
 
     /** Runs a compiled sample by class name, with the samples' classes directory as the class path. */
-    private static Run mpjrunClass(int ranks, String mainClass, String... args) {
+    static Run mpjrunClass(int ranks, String mainClass, String... args) {
         List<String> command = new ArrayList<>(List.of("-cp", samplesClasses(), mainClass));
         command.addAll(List.of(args));
         return mpjrun(ranks, command.toArray(new String[0]));

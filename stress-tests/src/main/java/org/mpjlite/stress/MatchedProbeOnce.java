@@ -1,12 +1,12 @@
 package org.mpjlite.stress;
 
-import org.mpjlite.smpdev.BasicType;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.MatchingKind;
-import org.mpjlite.smpdev.Message;
-import org.mpjlite.smpdev.PointToPoint;
-import org.mpjlite.smpdev.RecvRequest;
-import org.mpjlite.smpdev.TypeMap;
+import org.mpjlite.smpdev.data.BasicType;
+import org.mpjlite.smpdev.data.TypeMap;
+import org.mpjlite.smpdev.p2p.Message;
+import org.mpjlite.smpdev.p2p.PointToPoint;
+import org.mpjlite.smpdev.p2p.RecvRequest;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Expect;
