@@ -21,7 +21,7 @@ import org.mpjlite.smpdev.Rank;
  * concurrent set.
  */
 final class Attributes {
-    /** Keys below this are predefined (MPI.TAG_UB is 0, MPI.UNIVERSE_SIZE 6). */
+    /** Keys below this are predefined (MPI.TAG_UB is 0 ... MPI.WIN_DISP_UNIT 9, Open MPI's order). */
     private static final int FIRST_USER_KEYVAL = 16;
     private static final AtomicInteger NEXT_KEYVAL = new AtomicInteger(FIRST_USER_KEYVAL);
     private static final Set<Integer> LIVE_KEYVALS = ConcurrentHashMap.newKeySet();

@@ -68,6 +68,10 @@ public final class MPI {
     public static final int LASTUSEDCODE = 5;
     /** How many ranks the job could have: its size (ranks are not spawned). */
     public static final int UNIVERSE_SIZE = 6;
+    /** Window attributes ({@code Win.getAttr}): the memory, its size in bytes, the displacement unit. */
+    public static final int WIN_BASE = 7;
+    public static final int WIN_SIZE = 8;
+    public static final int WIN_DISP_UNIT = 9;
     /** What no key from {@code createKeyval} is. */
     public static final int KEYVAL_INVALID = -1;
 
@@ -105,6 +109,15 @@ public final class MPI {
     public static final int DISTRIBUTE_NONE = 2;
     public static final int DISTRIBUTE_DFLT_DARG = -1;
 
+    // ---- one-sided communication (Win): assertions and lock types, with Open MPI's values -------
+    public static final int MODE_NOCHECK = 1;
+    public static final int MODE_NOPRECEDE = 2;
+    public static final int MODE_NOPUT = 4;
+    public static final int MODE_NOSTORE = 8;
+    public static final int MODE_NOSUCCEED = 16;
+    public static final int LOCK_EXCLUSIVE = 1;
+    public static final int LOCK_SHARED = 2;
+
     // ---- error classes ------------------------------------------------------------------------
     public static final int SUCCESS = ErrorClass.SUCCESS;
     public static final int ERR_BUFFER = ErrorClass.ERR_BUFFER;
@@ -126,33 +139,45 @@ public final class MPI {
     public static final int ERR_INTERN = ErrorClass.ERR_INTERN;
     public static final int ERR_IN_STATUS = ErrorClass.ERR_IN_STATUS;
     public static final int ERR_PENDING = ErrorClass.ERR_PENDING;
+    public static final int ERR_ASSERT = ErrorClass.ERR_ASSERT;
+    public static final int ERR_BASE = ErrorClass.ERR_BASE;
+    public static final int ERR_DISP = ErrorClass.ERR_DISP;
     public static final int ERR_KEYVAL = ErrorClass.ERR_KEYVAL;
+    public static final int ERR_LOCKTYPE = ErrorClass.ERR_LOCKTYPE;
     public static final int ERR_NO_MEM = ErrorClass.ERR_NO_MEM;
     public static final int ERR_NOT_SAME = ErrorClass.ERR_NOT_SAME;
+    public static final int ERR_RMA_CONFLICT = ErrorClass.ERR_RMA_CONFLICT;
+    public static final int ERR_RMA_SYNC = ErrorClass.ERR_RMA_SYNC;
+    public static final int ERR_SIZE = ErrorClass.ERR_SIZE;
     public static final int ERR_UNSUPPORTED_OPERATION = ErrorClass.ERR_UNSUPPORTED_OPERATION;
+    public static final int ERR_WIN = ErrorClass.ERR_WIN;
+    /** MPI_ERR_RMA_RANGE, which Open MPI's Java binding does not name: target memory outside the window. */
+    public static final int ERR_RMA_RANGE = ErrorClass.ERR_RMA_RANGE;
+    /** MPI_ERR_RMA_ATTACH, which Open MPI's Java binding does not name: memory cannot be attached or detached. */
+    public static final int ERR_RMA_ATTACH = ErrorClass.ERR_RMA_ATTACH;
     public static final int ERR_PROC_ABORTED = ErrorClass.ERR_PROC_ABORTED;
     public static final int ERR_LASTCODE = ErrorClass.ERR_LASTCODE;
     /** Open MPI's out-of-resources class (its value, -2); no call here raises it. */
     public static final int ERR_SYSRESOURCE = -2;
-    // Info and I/O error classes, with Open MPI 5's values (the same numbering as ErrorClass).
-    public static final int ERR_ACCESS = 20;
-    public static final int ERR_AMODE = 21;
-    public static final int ERR_BAD_FILE = 23;
-    public static final int ERR_CONVERSION = 25;
-    public static final int ERR_DUP_DATAREP = 27;
-    public static final int ERR_FILE_EXISTS = 28;
-    public static final int ERR_FILE_IN_USE = 29;
-    public static final int ERR_FILE = 30;
-    public static final int ERR_INFO_KEY = 31;
-    public static final int ERR_INFO_NOKEY = 32;
-    public static final int ERR_INFO_VALUE = 33;
-    public static final int ERR_INFO = 34;
-    public static final int ERR_IO = 35;
-    public static final int ERR_NO_SPACE = 41;
-    public static final int ERR_NO_SUCH_FILE = 42;
-    public static final int ERR_QUOTA = 44;
-    public static final int ERR_READ_ONLY = 45;
-    public static final int ERR_UNSUPPORTED_DATAREP = 51;
+    // Info and I/O error classes.
+    public static final int ERR_ACCESS = ErrorClass.ERR_ACCESS;
+    public static final int ERR_AMODE = ErrorClass.ERR_AMODE;
+    public static final int ERR_BAD_FILE = ErrorClass.ERR_BAD_FILE;
+    public static final int ERR_CONVERSION = ErrorClass.ERR_CONVERSION;
+    public static final int ERR_DUP_DATAREP = ErrorClass.ERR_DUP_DATAREP;
+    public static final int ERR_FILE_EXISTS = ErrorClass.ERR_FILE_EXISTS;
+    public static final int ERR_FILE_IN_USE = ErrorClass.ERR_FILE_IN_USE;
+    public static final int ERR_FILE = ErrorClass.ERR_FILE;
+    public static final int ERR_INFO_KEY = ErrorClass.ERR_INFO_KEY;
+    public static final int ERR_INFO_NOKEY = ErrorClass.ERR_INFO_NOKEY;
+    public static final int ERR_INFO_VALUE = ErrorClass.ERR_INFO_VALUE;
+    public static final int ERR_INFO = ErrorClass.ERR_INFO;
+    public static final int ERR_IO = ErrorClass.ERR_IO;
+    public static final int ERR_NO_SPACE = ErrorClass.ERR_NO_SPACE;
+    public static final int ERR_NO_SUCH_FILE = ErrorClass.ERR_NO_SUCH_FILE;
+    public static final int ERR_QUOTA = ErrorClass.ERR_QUOTA;
+    public static final int ERR_READ_ONLY = ErrorClass.ERR_READ_ONLY;
+    public static final int ERR_UNSUPPORTED_DATAREP = ErrorClass.ERR_UNSUPPORTED_DATAREP;
 
     // ---- info objects (see Info) --------------------------------------------------------------
     /** Keys are shorter than this (Open MPI's MPI_MAX_INFO_KEY). */
