@@ -465,7 +465,7 @@ public final class Collectives {
         }
     }
 
-    private static void checkFits(int sent, int room, int from, String call) {
+    static void checkFits(int sent, int room, int from, String call) {
         if (sent > room) {
             throw new KernelError(ErrorClass.ERR_TRUNCATE, call + ": rank " + from + " sends " + sent
                 + " elements where only " + room + " fit");
