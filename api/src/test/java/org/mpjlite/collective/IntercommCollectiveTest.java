@@ -19,6 +19,7 @@ import mpi.MPI;
 import mpi.Op;
 import mpi.Request;
 import mpi.UserFunction;
+import mpi.User_function;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -189,6 +190,255 @@ class IntercommCollectiveTest {
                     }
                 }
             }
+            return null;
+        });
+    }
+
+    /** Sender s's block for remote rank r in the Alltoall tests: (s + r) % 2 + 1 items in the v-forms. */
+    static int pairCount(int s, int r) {
+        return (s + r) % 2 + 1;
+    }
+
+    static int pairValue(int g, int s, int r, int i) {
+        return 10000 * g + 100 * s + 10 * r + i;
+    }
+
+    @Shapes
+    void dataFlowsBothWaysBlockingAndNot(Shape shape) {
+        Worlds.of(shape.size()).run(() -> {
+            Side me = side(shape);
+            Intercomm ic = me.ic();
+            int g = me.group();
+            int r = me.rank();
+            int remote = me.remoteSize();
+            // Each group sends its own count: 2 items from group 0, 3 from group 1.
+            int cs = g == 0 ? 2 : 3;
+            int cr = g == 0 ? 3 : 2;
+            int total = me.size() * remote;
+            for (boolean nonBlocking : new boolean[] {false, true}) {
+                IntBuffer mine = MPI.newIntBuffer(Math.max(3, r + 1));
+                for (int i = 0; i < mine.capacity(); i++) {
+                    mine.put(i, value(g, r, i));
+                }
+                IntBuffer gathered = filled(remote * cr, -1);
+                int[] counts = new int[remote];
+                int[] displs = new int[remote];
+                for (int j = 0; j < remote; j++) {
+                    counts[j] = j + 1;
+                    displs[j] = j * (j + 3) / 2;
+                }
+                IntBuffer gatheredV = filled(displs[remote - 1] + counts[remote - 1], -1);
+                IntBuffer toAll = MPI.newIntBuffer(remote * cs);
+                IntBuffer fromAll = filled(remote * cr, -1);
+                int[] sc = new int[remote];
+                int[] sd = new int[remote];
+                int[] rc = new int[remote];
+                int[] byteDispls = new int[remote];
+                Datatype[] types = new Datatype[remote];
+                IntBuffer toAllV = MPI.newIntBuffer(remote * 3);
+                for (int j = 0; j < remote; j++) {
+                    for (int i = 0; i < cs; i++) {
+                        toAll.put(j * cs + i, pairValue(g, r, j, i));
+                    }
+                    sc[j] = pairCount(r, j);
+                    rc[j] = pairCount(j, r);
+                    sd[j] = 3 * j;
+                    byteDispls[j] = 12 * j;
+                    types[j] = MPI.INT;
+                    for (int i = 0; i < sc[j]; i++) {
+                        toAllV.put(3 * j + i, pairValue(g, r, j, i));
+                    }
+                }
+                IntBuffer fromAllV = filled(remote * 3, -1);
+                IntBuffer fromAllW = filled(remote * 3, -1);
+                IntBuffer sum = filled(3, -1);
+                IntBuffer vector = MPI.newIntBuffer(total);
+                for (int e = 0; e < total; e++) {
+                    vector.put(e, value(g, r, e));
+                }
+                // Reduce_scatter: this group's counts add up to the total of both groups' vectors.
+                int[] scatterCounts = new int[me.size()];
+                java.util.Arrays.fill(scatterCounts, remote);
+                if (me.size() > 1) {
+                    scatterCounts[0]++;
+                    scatterCounts[me.size() - 1]--;
+                }
+                IntBuffer scattered = filled(scatterCounts[r], -1);
+                IntBuffer block = filled(remote, -1);
+                List<Request> reqs = new ArrayList<>();
+                if (nonBlocking) {
+                    reqs.add(ic.iAllGather(mine, cs, MPI.INT, gathered, cr, MPI.INT));
+                    reqs.add(ic.iAllGatherv(mine, r + 1, MPI.INT, gatheredV, counts, displs, MPI.INT));
+                    reqs.add(ic.iAllToAll(toAll, cs, MPI.INT, fromAll, cr, MPI.INT));
+                    reqs.add(ic.iAllToAllv(toAllV, sc, sd, MPI.INT, fromAllV, rc, sd, MPI.INT));
+                    reqs.add(ic.iAllToAllw(toAllV, sc, byteDispls, types, fromAllW, rc, byteDispls, types));
+                    reqs.add(ic.iAllReduce(mine, sum, 3, MPI.INT, MPI.SUM));
+                    reqs.add(ic.iReduceScatter(vector, scattered, scatterCounts, MPI.INT, MPI.SUM));
+                    reqs.add(ic.iReduceScatterBlock(vector, block, remote, MPI.INT, MPI.SUM));
+                    reqs.add(ic.iBarrier());
+                    complete(reqs);
+                } else {
+                    ic.allGather(mine, cs, MPI.INT, gathered, cr, MPI.INT);
+                    ic.allGatherv(mine, r + 1, MPI.INT, gatheredV, counts, displs, MPI.INT);
+                    ic.allToAll(toAll, cs, MPI.INT, fromAll, cr, MPI.INT);
+                    ic.allToAllv(toAllV, sc, sd, MPI.INT, fromAllV, rc, sd, MPI.INT);
+                    ic.allToAllw(toAllV, sc, byteDispls, types, fromAllW, rc, byteDispls, types);
+                    ic.allReduce(mine, sum, 3, MPI.INT, MPI.SUM);
+                    ic.reduceScatter(vector, scattered, scatterCounts, MPI.INT, MPI.SUM);
+                    ic.reduceScatterBlock(vector, block, remote, MPI.INT, MPI.SUM);
+                    ic.barrier();
+                }
+                int other = me.other();
+                for (int j = 0; j < remote; j++) {
+                    for (int i = 0; i < cr; i++) {
+                        assertEquals(value(other, j, i), gathered.get(j * cr + i), "allGather");
+                        assertEquals(pairValue(other, j, r, i), fromAll.get(j * cr + i), "allToAll");
+                    }
+                    for (int i = 0; i <= j; i++) {
+                        assertEquals(value(other, j, i), gatheredV.get(displs[j] + i), "allGatherv");
+                    }
+                    for (int i = 0; i < 3; i++) {
+                        int expected = i < rc[j] ? pairValue(other, j, r, i) : -1;
+                        assertEquals(expected, fromAllV.get(3 * j + i), "allToAllv");
+                        assertEquals(expected, fromAllW.get(3 * j + i), "allToAllw");
+                    }
+                }
+                int offset = 0;
+                for (int k = 0; k < r; k++) {
+                    offset += scatterCounts[k];
+                }
+                for (int e = 0; e < total; e++) {
+                    int reduced = 0;
+                    for (int j = 0; j < remote; j++) {
+                        reduced += value(other, j, e);
+                    }
+                    if (e < 3) {
+                        assertEquals(reduced, sum.get(e), "allReduce");
+                    }
+                    if (e >= offset && e < offset + scatterCounts[r]) {
+                        assertEquals(reduced, scattered.get(e - offset), "reduceScatter");
+                    }
+                    if (e >= r * remote && e < (r + 1) * remote) {
+                        assertEquals(reduced, block.get(e - r * remote), "reduceScatterBlock");
+                    }
+                }
+            }
+            return null;
+        });
+    }
+
+    @Shapes
+    void noRankLeavesABarrierBeforeEveryRankOfBothGroupsEntered(Shape shape) {
+        Worlds.of(shape.size()).run(() -> {
+            Side me = side(shape);
+            for (int round = 0; round < 3; round++) {
+                // The ranks of one group come late, in turn.
+                if (me.group() == round % 2) {
+                    Thread.sleep(20);
+                }
+                long[] times = {System.nanoTime(), 0};
+                if (round == 2) {
+                    me.ic().Barrier();
+                } else {
+                    Request.waitAll(new Request[] {me.ic().iBarrier()});
+                }
+                times[1] = System.nanoTime();
+                long[] all = new long[2 * shape.size()];
+                MPI.COMM_WORLD.allGather(times, 2, MPI.LONG, all, 2, MPI.LONG);
+                long lastEntry = Long.MIN_VALUE;
+                long firstExit = Long.MAX_VALUE;
+                for (int k = 0; k < shape.size(); k++) {
+                    lastEntry = Math.max(lastEntry, all[2 * k]);
+                    firstExit = Math.min(firstExit, all[2 * k + 1]);
+                }
+                assertTrue(lastEntry <= firstExit, "a rank left before the last one entered");
+            }
+            return null;
+        });
+    }
+
+    /** Keeps the lower rank's contribution: the result is remote rank 0's if reductions go in rank order. */
+    static final class First extends UserFunction {
+        @Override
+        public void call(Object in, Object inOut, int count, Datatype type) {
+            System.arraycopy(in, 0, inOut, 0, count);
+        }
+    }
+
+    /** {@link First} in mpiJava's form, which also reduces objects. */
+    static final class FirstObject extends User_function {
+        @Override
+        public void Call(Object in, int inOffset, Object inOut, int inOutOffset, int count, Datatype type) {
+            System.arraycopy(in, inOffset, inOut, inOutOffset, count);
+        }
+    }
+
+    @Shapes
+    void mpiJavaDialectWithObjectsAVectorTypeAndAUserOperation(Shape shape) {
+        Worlds.of(shape.size()).run(() -> {
+            Side me = side(shape);
+            Intercomm ic = me.ic();
+            int g = me.group();
+            int r = me.rank();
+            int remote = me.remoteSize();
+            int other = me.other();
+            for (int rootGroup = 0; rootGroup < 2; rootGroup++) {
+                int root = me.root(rootGroup, 0);
+                boolean receives = g != rootGroup;
+                // MPI.OBJECT: Bcast from rank 0 of the root group; Gather of a string from each remote rank.
+                Object[] box = {null, root == MPI.ROOT ? List.of("from", rootGroup) : null};
+                ic.Bcast(box, 1, 1, MPI.OBJECT, root);
+                assertEquals(receives || root == MPI.ROOT ? List.of("from", rootGroup) : null, box[1], "Bcast objects");
+                Object[] names = new Object[remote + 1];
+                ic.Gather(new Object[] {"g" + g + "r" + r}, 0, 1, MPI.OBJECT, names, 1, 1, MPI.OBJECT, root);
+                for (int j = 0; j < remote; j++) {
+                    assertEquals(root == MPI.ROOT ? "g" + other + "r" + j : null, names[1 + j], "Gather objects");
+                }
+                // A vector: 3 blocks of one int, two apart.
+                Datatype every2 = Datatype.createVector(3, 1, 2, MPI.INT);
+                every2.commit();
+                int[] v = new int[6];
+                java.util.Arrays.fill(v, -1);
+                if (root == MPI.ROOT) {
+                    for (int i = 0; i < 3; i++) {
+                        v[2 * i] = value(g, r, i);
+                    }
+                }
+                ic.Bcast(v, 0, 1, every2, root);
+                for (int i = 0; i < 3; i++) {
+                    assertEquals(receives || root == MPI.ROOT ? value(rootGroup, 0, i) : -1, v[2 * i], "Bcast vector");
+                    assertEquals(-1, v[2 * i + 1], "Bcast vector: the gaps stay");
+                }
+                int[] mine = {value(g, r, 0), 0, value(g, r, 1), 0, value(g, r, 2), 0};
+                // The vector's extent is 5 ints: remote rank j's items land at 5j, 5j + 2 and 5j + 4.
+                int[] all = new int[5 * remote + 1];
+                java.util.Arrays.fill(all, -1);
+                ic.Gather(mine, 0, 1, every2, all, 0, 1, every2, root);
+                for (int j = 0; j < remote; j++) {
+                    for (int i = 0; i < 3; i++) {
+                        assertEquals(root == MPI.ROOT ? value(other, j, i) : -1, all[5 * j + 2 * i], "Gather vector");
+                    }
+                    assertEquals(-1, all[5 * j + 1], "Gather vector: the gaps stay");
+                    assertEquals(-1, all[5 * j + 3], "Gather vector: the gaps stay");
+                }
+                every2.free();
+            }
+            // Allreduce with a non-commutative user operation, in both dialects; on objects too.
+            int[] got = new int[2];
+            ic.Allreduce(new int[] {value(g, r, 0), value(g, r, 1)}, 0, got, 0, 2, MPI.INT, new Op(new First(), false));
+            assertArrayEquals(new int[] {value(other, 0, 0), value(other, 0, 1)}, got);
+            IntBuffer sum = MPI.newIntBuffer(1);
+            ic.allReduce(filled(1, r + 1), sum, 1, MPI.INT, MPI.SUM);
+            assertEquals(remote * (remote + 1) / 2, sum.get(0));
+            Object[] firstObject = new Object[1];
+            ic.Allreduce(new Object[] {"g" + g + "r" + r}, 0, firstObject, 0, 1, MPI.OBJECT, new Op(new FirstObject(), false));
+            assertEquals("g" + other + "r0", firstObject[0]);
+            int[] fromEach = new int[remote];
+            ic.Allgather(new int[] {r}, 0, 1, MPI.INT, fromEach, 0, 1, MPI.INT);
+            for (int j = 0; j < remote; j++) {
+                assertEquals(j, fromEach[j]);
+            }
+            ic.Barrier();
             return null;
         });
     }
