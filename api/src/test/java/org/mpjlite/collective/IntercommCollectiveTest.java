@@ -22,6 +22,7 @@ import mpi.UserFunction;
 import mpi.User_function;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.mpjlite.p2p.Jobs;
 
 /**
  * Collectives on intercommunicators (MPI-3.1 §5.2.2): every operation, blocking and non-blocking,
@@ -439,6 +440,120 @@ class IntercommCollectiveTest {
                 assertEquals(j, fromEach[j]);
             }
             ic.Barrier();
+            return null;
+        });
+    }
+
+    @Shapes
+    void argumentErrorsNameTheCallAndTheArgument(Shape shape) {
+        Worlds.of(shape.size()).run(() -> {
+            Side me = side(shape);
+            Intercomm ic = me.ic();
+            int remote = me.remoteSize();
+            IntBuffer b = filled(4, 0);
+            Jobs.assertMpiError(MPI.ERR_ROOT, () -> ic.bcast(b, 2, MPI.INT, remote), "bcast", "root " + remote,
+                "MPI.ROOT, MPI.PROC_NULL or a rank of the remote group (size " + remote);
+            Jobs.assertMpiError(MPI.ERR_ROOT, () -> ic.Gather(new int[1], 0, 1, MPI.INT, new int[remote], 0, 1, MPI.INT,
+                -7), "Gather", "root -7");
+            // MPI_IN_PLACE is not defined on intercommunicators.
+            Jobs.assertMpiError(MPI.ERR_ARG, () -> ic.allGather(b, 1, MPI.INT), "allGather", "MPI_IN_PLACE",
+                "intercommunicator");
+            Jobs.assertMpiError(MPI.ERR_ARG, () -> ic.gather(b, 1, MPI.INT, MPI.ROOT), "gather", "MPI_IN_PLACE");
+            Jobs.assertMpiError(MPI.ERR_BUFFER, () -> ic.allReduce(b, 1, MPI.INT, MPI.SUM), "allReduce", "MPI_IN_PLACE");
+            Jobs.assertMpiError(MPI.ERR_BUFFER, () -> ic.iReduceScatterBlock(b, 1, MPI.INT, MPI.SUM),
+                "iReduceScatterBlock", "MPI_IN_PLACE");
+            // A root buffer too small for a block from every remote rank.
+            Jobs.assertMpiError(MPI.ERR_BUFFER, () -> ic.gather(b, 1, MPI.INT, MPI.newIntBuffer(remote - 1), 1, MPI.INT,
+                MPI.ROOT), "gather", "receive buffer");
+            // MPI.ROOT at every rank of group 0 when it has two or more: the calls do not match.
+            if (me.sizeOf(0) > 1) {
+                int root = me.group() == 0 ? MPI.ROOT : 0;
+                Jobs.assertMpiError(MPI.ERR_ROOT, () -> ic.bcast(b, 2, MPI.INT, root), "bcast", "do not match",
+                    "root=MPI.ROOT", "MPI.ROOT at the root");
+            }
+            // MPI.PROC_NULL in both groups: neither names a root.
+            Jobs.assertMpiError(MPI.ERR_ROOT, () -> ic.reduce(b, b, 1, MPI.INT, MPI.SUM, MPI.PROC_NULL), "reduce",
+                "do not match", "root=MPI.PROC_NULL");
+            ic.barrier();
+            return null;
+        });
+    }
+
+    @Shapes
+    void callsThatDoNotMatchAcrossTheGroupsFailOnEveryRank(Shape shape) {
+        List<String> outcomes = Worlds.of(shape.size()).run(() -> {
+            Side me = side(shape);
+            Intercomm ic = me.ic();
+            int g = me.group();
+            StringBuilder seen = new StringBuilder();
+            // One group broadcasts while the other enters a barrier.
+            seen.append(Jobs.assertMpiError(MPI.ERR_NOT_SAME, () -> {
+                if (g == 0) {
+                    ic.bcast(filled(1, 0), 1, MPI.INT, me.root(0, 0));
+                } else {
+                    ic.barrier();
+                }
+            }, "do not match", "of the remote group|of the local group").getMessage()).append('\n');
+            // Group 0 sends 2 ints to each remote rank, group 1 expects 3.
+            Jobs.assertMpiError(MPI.ERR_COUNT, () -> ic.allGather(filled(2, 0), 2, MPI.INT,
+                MPI.newIntBuffer(3 * me.remoteSize()), g == 0 ? 2 : 3, MPI.INT), "allGather", "do not match");
+            // A blocking call against a non-blocking one: both fail, the request at its wait.
+            Jobs.assertMpiError(MPI.ERR_NOT_SAME, () -> {
+                if (g == 0) {
+                    ic.iBarrier().waitFor();
+                } else {
+                    ic.barrier();
+                }
+            }, "do not match");
+            // Non-blocking on both sides, the root sending 1 int where the other group expects 2: every request fails.
+            Jobs.assertMpiError(MPI.ERR_COUNT, () -> ic.iBcast(filled(2, 0), g == 0 ? 1 : 2, MPI.INT, me.root(0, 0))
+                .waitFor(), "iBcast", "do not match");
+            // The intercommunicator still works.
+            IntBuffer sum = MPI.newIntBuffer(1);
+            ic.allReduce(filled(1, 1), sum, 1, MPI.INT, MPI.SUM);
+            assertEquals(me.remoteSize(), sum.get(0));
+            return seen.toString();
+        });
+        assertEquals(shape.size(), outcomes.size());
+    }
+
+    @Shapes
+    void aCollectiveOneGroupNeverCallsEndsInADeadlockReport(Shape shape) {
+        org.mpjlite.JobFailedException e = org.junit.jupiter.api.Assertions.assertThrows(
+            org.mpjlite.JobFailedException.class, () -> Worlds.of(shape.size()).run(() -> {
+                Side me = side(shape);
+                if (me.group() == 0) {
+                    me.ic().barrier();
+                } else {
+                    MPI.COMM_WORLD.barrier();
+                }
+                return 0;
+            }));
+        assertEquals(org.mpjlite.smpdev.DeadlockException.EXIT_CODE, e.exitCode(), e.getMessage());
+        Jobs.assertMentions(e.getMessage(), ": barrier");
+    }
+
+    /**
+     * Group 0 starts non-blocking collectives and then only computes, testing now and then; group 1
+     * joins later with blocking calls. The requests complete without group 0 waiting in MPI.
+     */
+    @Shapes
+    void nonBlockingCollectivesCompleteWhileTheCallerComputes(Shape shape) {
+        Worlds.of(shape.size()).run(() -> {
+            Side me = side(shape);
+            Intercomm ic = me.ic();
+            int remote = me.remoteSize();
+            IntBuffer sum = filled(1, -1);
+            if (me.group() == 0) {
+                Request r = ic.iAllReduce(filled(1, me.rank() + 1), sum, 1, MPI.INT, MPI.SUM);
+                while (!r.test()) {
+                    Thread.onSpinWait();
+                }
+            } else {
+                Thread.sleep(20);
+                ic.iAllReduce(filled(1, me.rank() + 1), sum, 1, MPI.INT, MPI.SUM).waitFor();
+            }
+            assertEquals(remote * (remote + 1) / 2, sum.get(0));
             return null;
         });
     }
