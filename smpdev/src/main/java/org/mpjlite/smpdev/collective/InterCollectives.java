@@ -2,7 +2,6 @@ package org.mpjlite.smpdev.collective;
 
 import org.mpjlite.smpdev.data.BasicType;
 import org.mpjlite.smpdev.data.Copier;
-import org.mpjlite.smpdev.error.ErrorClass;
 
 /**
  * The collective operations of an intercommunicator (MPI-3.1 §5.2.2), over its {@link Team#inter
@@ -43,18 +42,31 @@ public final class InterCollectives {
         return p.root >= 0 && p.root != m;
     }
 
-    public static void bcast(Team t, int me, Object buf, int index, int units, BasicType type, int root,
-                             CollectiveRequest request, String call, Object arguments) {
+    /**
+     * Enters a rooted collective and publishes member {@code me}'s buffers: the root's send buffer
+     * when {@code rootSends} (Bcast, Scatter) else its receive buffer (Gather, Reduce), the other
+     * group's members the other one; the root group's other members ({@link #ROOT_GROUP}) nothing.
+     */
+    private static Slot enterRooted(Team t, int me, Operation operation, String call, Object arguments, int root,
+                                    long units, BasicType type, Reduction op, boolean rootSends, Object sbuf,
+                                    int sindex, Object rbuf, int rindex) {
         Slot s = t.enter(me, call);
         Part p = s.parts[me];
-        p.sign(Operation.BCAST, call, arguments, root, units, type, null);
-        if (me == root) {
-            p.send = buf;
-            p.sendIndex = index;
+        p.sign(operation, call, arguments, root, units, type, op);
+        if (root != ROOT_GROUP && (me == root) == rootSends) {
+            p.send = sbuf;
+            p.sendIndex = sindex;
         } else if (root != ROOT_GROUP) {
-            p.recv = buf;
-            p.recvIndex = index;
+            p.recv = rbuf;
+            p.recvIndex = rindex;
         }
+        return s;
+    }
+
+    public static void bcast(Team t, int me, Object buf, int index, int units, BasicType type, int root,
+                             CollectiveRequest request, String call, Object arguments) {
+        Slot s = enterRooted(t, me, Operation.BCAST, call, arguments, root, units, type, null, true, buf, index, buf,
+            index);
         t.run(s, me, (slot, m) -> {
             Part dst = slot.parts[m];
             if (receivesFromRoot(dst, m)) {
@@ -67,16 +79,8 @@ public final class InterCollectives {
     /** Gather to the root of {@code units} from each member of the other group. */
     public static void gather(Team t, int me, Object sbuf, int sindex, Object rbuf, int rindex, int units,
                               BasicType type, int root, CollectiveRequest request, String call, Object arguments) {
-        Slot s = t.enter(me, call);
-        Part p = s.parts[me];
-        p.sign(Operation.GATHER, call, arguments, root, units, type, null);
-        if (me == root) {
-            p.recv = rbuf;
-            p.recvIndex = rindex;
-        } else if (root != ROOT_GROUP) {
-            p.send = sbuf;
-            p.sendIndex = sindex;
-        }
+        Slot s = enterRooted(t, me, Operation.GATHER, call, arguments, root, units, type, null, false, sbuf, sindex,
+            rbuf, rindex);
         t.run(s, me, (slot, m) -> {
             Part dst = slot.parts[m];
             if (dst.root == m) {
@@ -93,19 +97,12 @@ public final class InterCollectives {
     public static void gatherv(Team t, int me, Object sbuf, int sindex, int sunits, Object rbuf, int rindex,
                                int[] rcounts, int[] rdispls, BasicType type, int root, CollectiveRequest request,
                                String call, Object arguments) {
-        Slot s = t.enter(me, call);
+        Slot s = enterRooted(t, me, Operation.GATHERV, call, arguments, root, -1, type, null, false, sbuf, sindex,
+            rbuf, rindex);
         Part p = s.parts[me];
-        p.sign(Operation.GATHERV, call, arguments, root, -1, type, null);
-        if (me == root) {
-            p.recv = rbuf;
-            p.recvIndex = rindex;
-            p.recvCounts = rcounts;
-            p.recvDispls = rdispls;
-        } else if (root != ROOT_GROUP) {
-            p.send = sbuf;
-            p.sendIndex = sindex;
-            p.sendUnits = sunits;
-        }
+        p.recvCounts = rcounts;
+        p.recvDispls = rdispls;
+        p.sendUnits = sunits;
         t.run(s, me, (slot, m) -> {
             Part dst = slot.parts[m];
             if (dst.root == m) {
@@ -123,16 +120,8 @@ public final class InterCollectives {
     /** Scatter from the root of {@code units} to each member of the other group. */
     public static void scatter(Team t, int me, Object sbuf, int sindex, Object rbuf, int rindex, int units,
                                BasicType type, int root, CollectiveRequest request, String call, Object arguments) {
-        Slot s = t.enter(me, call);
-        Part p = s.parts[me];
-        p.sign(Operation.SCATTER, call, arguments, root, units, type, null);
-        if (me == root) {
-            p.send = sbuf;
-            p.sendIndex = sindex;
-        } else if (root != ROOT_GROUP) {
-            p.recv = rbuf;
-            p.recvIndex = rindex;
-        }
+        Slot s = enterRooted(t, me, Operation.SCATTER, call, arguments, root, units, type, null, true, sbuf, sindex,
+            rbuf, rindex);
         t.run(s, me, (slot, m) -> {
             Part dst = slot.parts[m];
             if (receivesFromRoot(dst, m)) {
@@ -147,19 +136,12 @@ public final class InterCollectives {
     public static void scatterv(Team t, int me, Object sbuf, int sindex, int[] scounts, int[] sdispls, Object rbuf,
                                 int rindex, int runits, BasicType type, int root, CollectiveRequest request,
                                 String call, Object arguments) {
-        Slot s = t.enter(me, call);
+        Slot s = enterRooted(t, me, Operation.SCATTERV, call, arguments, root, -1, type, null, true, sbuf, sindex,
+            rbuf, rindex);
         Part p = s.parts[me];
-        p.sign(Operation.SCATTERV, call, arguments, root, -1, type, null);
-        if (me == root) {
-            p.send = sbuf;
-            p.sendIndex = sindex;
-            p.sendCounts = scounts;
-            p.sendDispls = sdispls;
-        } else if (root != ROOT_GROUP) {
-            p.recv = rbuf;
-            p.recvIndex = rindex;
-            p.recvUnits = runits;
-        }
+        p.sendCounts = scounts;
+        p.sendDispls = sdispls;
+        p.recvUnits = runits;
         t.run(s, me, (slot, m) -> {
             Part dst = slot.parts[m];
             if (receivesFromRoot(dst, m)) {
@@ -173,18 +155,26 @@ public final class InterCollectives {
     }
 
     /**
-     * Signs a collective whose data flows both ways: {@code sunits} of {@code stype} sent to every
+     * Enters a collective whose data flows both ways and publishes the member's buffers; signs it: {@code sunits} of {@code stype} sent to every
      * remote member (or -1: counts per member), {@code runits} of {@code rtype} received from each,
      * as the flows from the first group to the second and back, which both groups see alike.
      */
-    private static void signBothWays(Team t, int me, Part p, Operation operation, String call, Object arguments,
-                                     long sunits, BasicType stype, long runits, BasicType rtype) {
+    private static Slot enterBothWays(Team t, int me, Operation operation, String call, Object arguments,
+                                      long sunits, BasicType stype, long runits, BasicType rtype, Object sbuf,
+                                      int sindex, Object rbuf, int rindex) {
+        Slot s = t.enter(me, call);
+        Part p = s.parts[me];
         boolean first = t.group(me) == 0;
         p.sign(operation, call, arguments, -1, first ? sunits : runits, first ? stype : rtype, null);
         p.signReverse(first ? runits : sunits, first ? rtype : stype);
+        p.send = sbuf;
+        p.sendIndex = sindex;
+        p.recv = rbuf;
+        p.recvIndex = rindex;
+        return s;
     }
 
-    /** The units member {@code m} receives from each remote member (flows as {@link #signBothWays}). */
+    /** The units member {@code m} receives from each remote member (flows as {@link #enterBothWays}). */
     private static int unitsIn(Team t, Part p, int m) {
         return (int) (t.group(m) == 1 ? p.units : p.units2);
     }
@@ -198,13 +188,8 @@ public final class InterCollectives {
     public static void allgather(Team t, int me, Object sbuf, int sindex, int sunits, BasicType stype, Object rbuf,
                                  int rindex, int runits, BasicType rtype, CollectiveRequest request, String call,
                                  Object arguments) {
-        Slot s = t.enter(me, call);
-        Part p = s.parts[me];
-        signBothWays(t, me, p, Operation.ALLGATHER, call, arguments, sunits, stype, runits, rtype);
-        p.send = sbuf;
-        p.sendIndex = sindex;
-        p.recv = rbuf;
-        p.recvIndex = rindex;
+        Slot s = enterBothWays(t, me, Operation.ALLGATHER, call, arguments, sunits, stype, runits, rtype, sbuf, sindex,
+            rbuf, rindex);
         t.run(s, me, (slot, m) -> {
             Part dst = slot.parts[m];
             int u = unitsIn(t, dst, m);
@@ -220,14 +205,10 @@ public final class InterCollectives {
     public static void allgatherv(Team t, int me, Object sbuf, int sindex, int sunits, BasicType stype, Object rbuf,
                                   int rindex, int[] rcounts, int[] rdispls, BasicType rtype, CollectiveRequest request,
                                   String call, Object arguments) {
-        Slot s = t.enter(me, call);
+        Slot s = enterBothWays(t, me, Operation.ALLGATHERV, call, arguments, -1, stype, -1, rtype, sbuf, sindex, rbuf,
+            rindex);
         Part p = s.parts[me];
-        signBothWays(t, me, p, Operation.ALLGATHERV, call, arguments, -1, stype, -1, rtype);
-        p.send = sbuf;
-        p.sendIndex = sindex;
         p.sendUnits = sunits;
-        p.recv = rbuf;
-        p.recvIndex = rindex;
         p.recvCounts = rcounts;
         p.recvDispls = rdispls;
         t.run(s, me, (slot, m) -> {
@@ -246,13 +227,8 @@ public final class InterCollectives {
     public static void alltoall(Team t, int me, Object sbuf, int sindex, int sunits, BasicType stype, Object rbuf,
                                 int rindex, int runits, BasicType rtype, CollectiveRequest request, String call,
                                 Object arguments) {
-        Slot s = t.enter(me, call);
-        Part p = s.parts[me];
-        signBothWays(t, me, p, Operation.ALLTOALL, call, arguments, sunits, stype, runits, rtype);
-        p.send = sbuf;
-        p.sendIndex = sindex;
-        p.recv = rbuf;
-        p.recvIndex = rindex;
+        Slot s = enterBothWays(t, me, Operation.ALLTOALL, call, arguments, sunits, stype, runits, rtype, sbuf, sindex,
+            rbuf, rindex);
         t.run(s, me, (slot, m) -> {
             Part dst = slot.parts[m];
             int u = unitsIn(t, dst, m);
@@ -275,18 +251,13 @@ public final class InterCollectives {
                                  BasicType[] stypes, BasicType stype, Object rbuf, int rindex, int[] rcounts,
                                  int[] rdispls, BasicType[] rtypes, BasicType rtype, CollectiveRequest request,
                                  String call, Object arguments) {
-        Slot s = t.enter(me, call);
-        Part p = s.parts[me];
         boolean perPeer = stypes != null;
-        signBothWays(t, me, p, Operation.ALLTOALLV, call, arguments, -1, perPeer ? null : stype, -1,
-            perPeer ? null : rtype);
-        p.send = sbuf;
-        p.sendIndex = sindex;
+        Slot s = enterBothWays(t, me, Operation.ALLTOALLV, call, arguments, -1, perPeer ? null : stype, -1,
+            perPeer ? null : rtype, sbuf, sindex, rbuf, rindex);
+        Part p = s.parts[me];
         p.sendCounts = scounts;
         p.sendDispls = sdispls;
         p.sendTypes = stypes;
-        p.recv = rbuf;
-        p.recvIndex = rindex;
         p.recvCounts = rcounts;
         p.recvDispls = rdispls;
         p.recvTypes = rtypes;
@@ -295,18 +266,7 @@ public final class InterCollectives {
             BasicType type = typeIn(t, dst, m);
             int mine = t.local(m);
             for (int j = t.remoteFrom(m); j < t.remoteTo(m); j++) {
-                Part src = slot.parts[j];
-                int r = t.local(j);
-                int count = src.sendCounts[mine];
-                Collectives.checkFits(count, dst.recvCounts[r], r, call);
-                BasicType st = src.sendTypes == null ? type : src.sendTypes[mine];
-                BasicType rt = dst.recvTypes == null ? type : dst.recvTypes[r];
-                if (count > 0 && !rt.receives(st)) {
-                    throw new KernelError(ErrorClass.ERR_TYPE, call + ": rank " + r + " of the remote group sends "
-                        + st.mpiName() + " where rank " + mine + " receives " + rt.mpiName());
-                }
-                Copier.copy(src.send, src.sendIndex + src.sendDispls[mine], dst.recv, dst.recvIndex + dst.recvDispls[r],
-                    count, rt);
+                Collectives.alltoallvBlock(slot.parts[j], t.local(j), dst, mine, type, call);
             }
         }, false, request, call);
     }
@@ -315,16 +275,8 @@ public final class InterCollectives {
     public static void reduce(Team t, int me, Object sbuf, int sindex, Object rbuf, int rindex, int units,
                               BasicType type, Reduction op, int root, CollectiveRequest request, String call,
                               Object arguments) {
-        Slot s = t.enter(me, call);
-        Part p = s.parts[me];
-        p.sign(Operation.REDUCE, call, arguments, root, units, type, op);
-        if (me == root) {
-            p.recv = rbuf;
-            p.recvIndex = rindex;
-        } else if (root != ROOT_GROUP) {
-            p.send = sbuf;
-            p.sendIndex = sindex;
-        }
+        Slot s = enterRooted(t, me, Operation.REDUCE, call, arguments, root, units, type, op, false, sbuf, sindex,
+            rbuf, rindex);
         t.run(s, me, (slot, m) -> {
             Part dst = slot.parts[m];
             if (dst.root == m) {
