@@ -768,7 +768,7 @@ final class CollectiveCalls {
      * would be reduced on misread values.
      */
     static void reductionBuffer(String call, String which, Object buf, int offset, int count, int units,
-                                        Datatype type) {
+                                Datatype type) {
         Check.buffer(call, which, buf, offset, count, units, type);
         if (type.layout.isStruct() && buf instanceof java.nio.ByteBuffer
             && ((java.nio.ByteBuffer) buf).order() != java.nio.ByteOrder.nativeOrder()) {

@@ -5,8 +5,8 @@ import org.mpjlite.smpdev.Rank;
 
 /**
  * An intra-communicator: one group of ranks talking among themselves ({@code MPI.COMM_WORLD},
- * {@code MPI.COMM_SELF}). Holds mpiJava 1.2's collectives (with element offsets) and Open MPI's
- * scans; Open MPI's other collectives are on {@link Comm}. Every collective goes through the
+ * {@code MPI.COMM_SELF}). Holds the scans of both dialects, which MPI defines on intracommunicators
+ * only; the other collectives of both dialects are on {@link Comm}, for intercommunicators too. Every collective goes through the
  * shared-memory engine ({@link CollectiveCalls}) and never matches point-to-point traffic.
  */
 public class Intracomm extends Comm {
