@@ -555,4 +555,79 @@ class IntercommCollectiveTest {
             return null;
         });
     }
+
+    /** Concatenates strings: not commutative, so the result shows the order of the reduction. */
+    static final class Concat extends User_function {
+        @Override
+        public void Call(Object in, int inOffset, Object inOut, int inOutOffset, int count, Datatype type) {
+            Object[] a = (Object[]) in;
+            Object[] b = (Object[]) inOut;
+            for (int k = 0; k < count; k++) {
+                b[inOutOffset + k] = (String) a[inOffset + k] + b[inOutOffset + k];
+            }
+        }
+    }
+
+    @Shapes
+    void objectsMoveBetweenTheGroupsInEveryOperation(Shape shape) {
+        Worlds.of(shape.size()).run(() -> {
+            Side me = side(shape);
+            Intercomm ic = me.ic();
+            int g = me.group();
+            int r = me.rank();
+            int remote = me.remoteSize();
+            int other = me.other();
+            Op concat = new Op(new Concat(), false);
+            // Scatter and Reduce with the root at the last rank of group 1.
+            int root = me.root(1, me.sizeOf(1) - 1);
+            Object[] blocks = new Object[remote];
+            for (int j = 0; j < remote; j++) {
+                blocks[j] = "to" + j;
+            }
+            Object[] got = {"none"};
+            ic.Scatter(blocks, 0, 1, MPI.OBJECT, got, 0, 1, MPI.OBJECT, root);
+            assertEquals(g == 0 ? "to" + r : "none", got[0], "Scatter");
+            Object[] reduced = {"none"};
+            ic.Reduce(new Object[] {"" + g + r}, 0, reduced, 0, 1, MPI.OBJECT, concat, root);
+            StringBuilder all = new StringBuilder();
+            for (int j = 0; j < remote; j++) {
+                all.append(other).append(j);
+            }
+            assertEquals(root == MPI.ROOT ? all.toString() : "none", reduced[0], "Reduce");
+            // Allgather, Alltoall, Allreduce and Reduce_scatter between the groups.
+            Object[] fromEach = new Object[remote];
+            ic.Allgather(new Object[] {"" + g + r}, 0, 1, MPI.OBJECT, fromEach, 0, 1, MPI.OBJECT);
+            Object[] toEach = new Object[remote];
+            for (int j = 0; j < remote; j++) {
+                toEach[j] = "" + g + r + ">" + j;
+            }
+            Object[] exchanged = new Object[remote];
+            ic.Alltoall(toEach, 0, 1, MPI.OBJECT, exchanged, 0, 1, MPI.OBJECT);
+            for (int j = 0; j < remote; j++) {
+                assertEquals("" + other + j, fromEach[j], "Allgather");
+                assertEquals("" + other + j + ">" + r, exchanged[j], "Alltoall");
+            }
+            Object[] allReduced = new Object[1];
+            ic.Allreduce(new Object[] {"" + g + r}, 0, allReduced, 0, 1, MPI.OBJECT, concat);
+            assertEquals(all.toString(), allReduced[0], "Allreduce");
+            // Every rank contributes one item per rank of both groups' total; its group keeps one each.
+            int total = me.size() * remote;
+            Object[] vector = new Object[total];
+            for (int e = 0; e < total; e++) {
+                vector[e] = "" + g + r + "." + e + ";";
+            }
+            int[] counts = new int[me.size()];
+            java.util.Arrays.fill(counts, remote);
+            Object[] mine = new Object[remote];
+            ic.Reduce_scatter(vector, 0, mine, 0, counts, MPI.OBJECT, concat);
+            for (int k = 0; k < remote; k++) {
+                StringBuilder expected = new StringBuilder();
+                for (int j = 0; j < remote; j++) {
+                    expected.append(other).append(j).append('.').append(r * remote + k).append(';');
+                }
+                assertEquals(expected.toString(), mine[k], "Reduce_scatter");
+            }
+            return null;
+        });
+    }
 }
