@@ -422,6 +422,14 @@ class IntercommCollectiveTest {
                     assertEquals(-1, all[5 * j + 1], "Gather vector: the gaps stay");
                     assertEquals(-1, all[5 * j + 3], "Gather vector: the gaps stay");
                 }
+                // Allgather of the vector, staged the same way: each rank gets every remote rank's item.
+                int[] everyone = new int[5 * remote + 1];
+                ic.Allgather(mine, 0, 1, every2, everyone, 0, 1, every2);
+                for (int j = 0; j < remote; j++) {
+                    for (int i = 0; i < 3; i++) {
+                        assertEquals(value(other, j, i), everyone[5 * j + 2 * i], "Allgather vector");
+                    }
+                }
                 every2.free();
             }
             // Allreduce with a non-commutative user operation, in both dialects; on objects too.

@@ -18,7 +18,10 @@ import org.mpjlite.smpdev.wait.WaitStrategy;
  * The members of one communicator and the collective state they share: a ring of {@link Slot}s and
  * a few words per member, each on its own cache line and written only by its member. One instance
  * per communicator per job, found through {@link Job#shared}; a member is known by its index in the
- * member list, so the engine works for any communicator, not only the world.
+ * member list, so the engine works for any communicator, not only the world. An intercommunicator's
+ * team ({@link #inter}) lists both groups, one after the other; its members compare their calls as
+ * any team's, except that a member of a rooted call's root group other than the root names no root
+ * ({@link Part#ROOT_GROUP}) and agrees with any root of its own group that is not itself.
  *
  * <p>The protocol of one collective, for the members of a team:
  * <ol>
