@@ -81,6 +81,20 @@ class IntercommCollectiveTest {
         return new Side(ic, group, ic.getRank(), ic.getSize(), ic.getRemoteSize());
     }
 
+    /** What a rank runs, given its side of the job's intercommunicator. */
+    @FunctionalInterface
+    interface SideProgram {
+        void run(Side me) throws Exception;
+    }
+
+    /** Runs {@code body} on every rank of a job of {@code shape}, between MPI.Init and MPI.Finalize. */
+    static void onEveryRank(Shape shape, SideProgram body) {
+        Worlds.of(shape.size()).run(() -> {
+            body.run(side(shape));
+            return null;
+        });
+    }
+
     static int value(int g, int r, int i) {
         return 1000 * g + 100 * r + i;
     }
@@ -107,8 +121,7 @@ class IntercommCollectiveTest {
 
     @Shapes
     void rootedOperationsFromEitherGroupBlockingAndNot(Shape shape) {
-        Worlds.of(shape.size()).run(() -> {
-            Side me = side(shape);
+        onEveryRank(shape, me -> {
             Intercomm ic = me.ic();
             int c = 3;
             for (int rootGroup = 0; rootGroup < 2; rootGroup++) {
@@ -191,7 +204,6 @@ class IntercommCollectiveTest {
                     }
                 }
             }
-            return null;
         });
     }
 
@@ -206,8 +218,7 @@ class IntercommCollectiveTest {
 
     @Shapes
     void dataFlowsBothWaysBlockingAndNot(Shape shape) {
-        Worlds.of(shape.size()).run(() -> {
-            Side me = side(shape);
+        onEveryRank(shape, me -> {
             Intercomm ic = me.ic();
             int g = me.group();
             int r = me.rank();
@@ -324,14 +335,12 @@ class IntercommCollectiveTest {
                     }
                 }
             }
-            return null;
         });
     }
 
     @Shapes
     void noRankLeavesABarrierBeforeEveryRankOfBothGroupsEntered(Shape shape) {
-        Worlds.of(shape.size()).run(() -> {
-            Side me = side(shape);
+        onEveryRank(shape, me -> {
             for (int round = 0; round < 3; round++) {
                 // The ranks of one group come late, in turn.
                 if (me.group() == round % 2) {
@@ -354,7 +363,6 @@ class IntercommCollectiveTest {
                 }
                 assertTrue(lastEntry <= firstExit, "a rank left before the last one entered");
             }
-            return null;
         });
     }
 
@@ -376,8 +384,7 @@ class IntercommCollectiveTest {
 
     @Shapes
     void mpiJavaDialectWithObjectsAVectorTypeAndAUserOperation(Shape shape) {
-        Worlds.of(shape.size()).run(() -> {
-            Side me = side(shape);
+        onEveryRank(shape, me -> {
             Intercomm ic = me.ic();
             int g = me.group();
             int r = me.rank();
@@ -448,14 +455,12 @@ class IntercommCollectiveTest {
                 assertEquals(j, fromEach[j]);
             }
             ic.Barrier();
-            return null;
         });
     }
 
     @Shapes
     void argumentErrorsNameTheCallAndTheArgument(Shape shape) {
-        Worlds.of(shape.size()).run(() -> {
-            Side me = side(shape);
+        onEveryRank(shape, me -> {
             Intercomm ic = me.ic();
             int remote = me.remoteSize();
             IntBuffer b = filled(4, 0);
@@ -483,14 +488,12 @@ class IntercommCollectiveTest {
             Jobs.assertMpiError(MPI.ERR_ROOT, () -> ic.reduce(b, b, 1, MPI.INT, MPI.SUM, MPI.PROC_NULL), "reduce",
                 "do not match", "root=MPI.PROC_NULL");
             ic.barrier();
-            return null;
         });
     }
 
     @Shapes
     void callsThatDoNotMatchAcrossTheGroupsFailOnEveryRank(Shape shape) {
-        Worlds.of(shape.size()).run(() -> {
-            Side me = side(shape);
+        onEveryRank(shape, me -> {
             Intercomm ic = me.ic();
             int g = me.group();
             // One group broadcasts while the other enters a barrier: each rank's report names both calls.
@@ -519,7 +522,6 @@ class IntercommCollectiveTest {
             IntBuffer sum = MPI.newIntBuffer(1);
             ic.allReduce(filled(1, 1), sum, 1, MPI.INT, MPI.SUM);
             assertEquals(me.remoteSize(), sum.get(0));
-            return null;
         });
     }
 
@@ -545,8 +547,7 @@ class IntercommCollectiveTest {
      */
     @Shapes
     void nonBlockingCollectivesCompleteWhileTheCallerComputes(Shape shape) {
-        Worlds.of(shape.size()).run(() -> {
-            Side me = side(shape);
+        onEveryRank(shape, me -> {
             Intercomm ic = me.ic();
             int remote = me.remoteSize();
             IntBuffer sum = filled(1, -1);
@@ -560,7 +561,6 @@ class IntercommCollectiveTest {
                 ic.iAllReduce(filled(1, me.rank() + 1), sum, 1, MPI.INT, MPI.SUM).waitFor();
             }
             assertEquals(remote * (remote + 1) / 2, sum.get(0));
-            return null;
         });
     }
 
@@ -578,8 +578,7 @@ class IntercommCollectiveTest {
 
     @Shapes
     void objectsMoveBetweenTheGroupsInEveryOperation(Shape shape) {
-        Worlds.of(shape.size()).run(() -> {
-            Side me = side(shape);
+        onEveryRank(shape, me -> {
             Intercomm ic = me.ic();
             int g = me.group();
             int r = me.rank();
@@ -635,7 +634,6 @@ class IntercommCollectiveTest {
                 }
                 assertEquals(expected.toString(), mine[k], "Reduce_scatter");
             }
-            return null;
         });
     }
 }
