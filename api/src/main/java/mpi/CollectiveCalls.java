@@ -6,6 +6,7 @@ import org.mpjlite.smpdev.collective.Collectives;
 import org.mpjlite.smpdev.collective.Reduction;
 import org.mpjlite.smpdev.collective.Team;
 import org.mpjlite.smpdev.data.BasicType;
+import org.mpjlite.smpdev.diag.Tracer;
 
 /**
  * The front of every collective call of both dialects (mpiJava's {@code Allreduce} on
@@ -40,6 +41,9 @@ final class CollectiveCalls {
         private int count = -1;
         private Datatype type;
         final Comm comm;
+        /** The rank's trace, or null; and when the call started. */
+        private final Tracer tracer;
+        private final long start;
 
         Invocation(Comm comm, String name, boolean nonBlocking) {
             this.comm = comm;
@@ -54,9 +58,20 @@ final class CollectiveCalls {
             this.rank = comm.rankIn(me);
             this.size = comm.size(me);
             this.request = nonBlocking ? new CollectiveRequest(me) : null;
+            this.tracer = me.tracer();
+            this.start = tracer == null ? 0 : tracer.now();
         }
 
+        /**
+         * The call's result, once the engine has returned (a blocking call is complete): records the
+         * call's slice in the trace, with the count and datatype shown (none for counts per rank).
+         */
         Request result() {
+            if (tracer != null) {
+                boolean shown = count >= 0 && type != null;
+                tracer.call(name, start, true, comm.toString(), -1, Integer.MIN_VALUE, shown ? count : -1,
+                    type == null ? null : type.toString(), shown ? type.map.size() * count : -1);
+            }
             if (request == null) {
                 return null;
             }

@@ -6,6 +6,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import mpjbuf.BufferFactory;
 import org.mpjlite.smpdev.diag.Awaited;
 import org.mpjlite.smpdev.diag.JobReport;
+import org.mpjlite.smpdev.diag.TraceFile;
+import org.mpjlite.smpdev.diag.Tracer;
 import org.mpjlite.smpdev.error.ErrorClass;
 import org.mpjlite.smpdev.error.Errors;
 import org.mpjlite.smpdev.p2p.Transfer;
@@ -38,6 +40,8 @@ public final class Job {
     private final BufferFactory buffers;
     private final AtomicInteger registered = new AtomicInteger();
     private final AtomicReference<RankFailure> failure = new AtomicReference<>();
+    /** When the failure happened, {@link System#nanoTime()}: for the trace. Written once, after the failure. */
+    private volatile long failedAt;
     private final java.util.concurrent.ConcurrentHashMap<Object, Object> shared =
         new java.util.concurrent.ConcurrentHashMap<>();
     /** Runs and watches the rank threads when the job runs them ({@link #run(RankTask)}). */
@@ -54,8 +58,9 @@ public final class Job {
         this.waitStrategy = WaitStrategy.forMode(config.waitMode(), config.ranks(),
             Tunables.SPIN_NANOS, Tunables.SPIN_YIELDS, Tunables.SPINS_PER_CHECK);
         this.ranks = new Rank[config.ranks()];
+        long origin = System.nanoTime();
         for (int i = 0; i < ranks.length; i++) {
-            ranks[i] = new Rank(this, i);
+            ranks[i] = new Rank(this, i, origin);
         }
         this.world = new Membership(ranks);
     }
@@ -80,7 +85,36 @@ public final class Job {
 
     /** Runs this job's ranks, one thread each running {@code task}, as {@link #run(JobConfig, RankTask)}. */
     public JobResult run(RankTask task) {
-        return supervisor.run(task);
+        JobResult result = supervisor.run(task);
+        if (config.trace() != null) {
+            writeTrace(config.trace());
+        }
+        return result;
+    }
+
+    /**
+     * Writes the timeline of the job so far to {@code file} (see {@link TraceFile}), with the report
+     * of its failure, if it failed, as an instant event. {@link #run(RankTask)} calls it at the end
+     * when {@link JobConfig#trace()} is set; a no-op without a trace.
+     *
+     * @throws java.io.UncheckedIOException if the file cannot be written
+     */
+    public void writeTrace(java.nio.file.Path file) {
+        if (config.trace() == null) {
+            return;
+        }
+        List<Tracer> tracers = new java.util.ArrayList<>();
+        for (Rank r : ranks) {
+            tracers.add(r.tracer());
+        }
+        RankFailure f = failure.get();
+        if (f != null) {
+            Tracer at = tracers.get(Math.max(f.rank(), 0));
+            String text = f.isStuck() ? f.cause().getMessage() : f.describe();
+            at.instant(f.isDeadlock() ? "deadlock" : f.isStuck() ? "timeout" : f.isAbort() ? "Abort" : "failure",
+                failedAt, text);
+        }
+        TraceFile.writeUnchecked(file, tracers, config.traceLimit());
     }
 
     /**
@@ -280,7 +314,9 @@ public final class Job {
         int code = cause instanceof AbortSignal ? ((AbortSignal) cause).code()
             : cause instanceof StuckJobException ? ((StuckJobException) cause).exitCode()
             : RankFailure.EXCEPTION_EXIT_CODE;
+        long now = System.nanoTime();
         if (failure.compareAndSet(null, new RankFailure(rank, cause, code))) {
+            failedAt = now;
             wakeAll();
             supervisor.jobFailed();
         }
