@@ -87,7 +87,12 @@ public final class Job {
     public JobResult run(RankTask task) {
         JobResult result = supervisor.run(task);
         if (config.trace() != null) {
-            writeTrace(config.trace());
+            try {
+                writeTrace(config.trace());
+            } catch (java.io.UncheckedIOException e) {
+                // The job's outcome stands; the missing trace is worth a warning, not a failure.
+                config.warnings().accept(e.getMessage());
+            }
         }
         return result;
     }
