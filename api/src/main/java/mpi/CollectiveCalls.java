@@ -44,6 +44,8 @@ final class CollectiveCalls {
         /** The rank's trace, or null; and when the call started. */
         private final Tracer tracer;
         private final long start;
+        /** The root of a rooted collective, for the trace; -1 for none. */
+        int root = -1;
 
         Invocation(Comm comm, String name, boolean nonBlocking) {
             this.comm = comm;
@@ -69,7 +71,7 @@ final class CollectiveCalls {
         Request result() {
             if (tracer != null) {
                 boolean shown = count >= 0 && type != null;
-                tracer.call(name, start, true, comm.toString(), -1, Integer.MIN_VALUE, shown ? count : -1,
+                tracer.call(name, start, true, comm.toString(), root, Integer.MIN_VALUE, shown ? count : -1,
                     type == null ? null : type.toString(), shown ? type.map.size() * count : -1);
             }
             if (request == null) {
@@ -116,6 +118,7 @@ final class CollectiveCalls {
             }
             Invocation k = new Invocation(c, call, nonBlocking);
             Check.root(call, root, k.size);
+            k.root = root;
             Check.buffer(call, "buffer", buf, offset, count, units(type), type);
             if (k.rank != root) {
                 Check.writable(call, buf);
@@ -146,6 +149,7 @@ final class CollectiveCalls {
             }
             Invocation k = new Invocation(c, call, nonBlocking);
             Check.root(call, root, k.size);
+            k.root = root;
             boolean isRoot = k.rank == root;
             if (!(inPlace && isRoot)) {
                 Check.buffer(call, "send buffer", sbuf, soff, scount, units(stype), stype);
@@ -186,6 +190,7 @@ final class CollectiveCalls {
             }
             Invocation k = new Invocation(c, call, nonBlocking);
             Check.root(call, root, k.size);
+            k.root = root;
             boolean isRoot = k.rank == root;
             if (!(inPlace && isRoot)) {
                 Check.buffer(call, "send buffer", sbuf, soff, scount, units(stype), stype);
@@ -231,6 +236,7 @@ final class CollectiveCalls {
             }
             Invocation k = new Invocation(c, call, nonBlocking);
             Check.root(call, root, k.size);
+            k.root = root;
             boolean isRoot = k.rank == root;
             if (isRoot) {
                 Check.buffer(call, "send buffer", sbuf, soff, scount, units(stype) * k.size, stype);
@@ -272,6 +278,7 @@ final class CollectiveCalls {
             }
             Invocation k = new Invocation(c, call, nonBlocking);
             Check.root(call, root, k.size);
+            k.root = root;
             boolean isRoot = k.rank == root;
             int[] sc = null;
             int[] sd = null;
@@ -492,6 +499,7 @@ final class CollectiveCalls {
             }
             Invocation k = new Invocation(c, call, nonBlocking);
             Check.root(call, root, k.size);
+            k.root = root;
             boolean isRoot = k.rank == root;
             Reduction r = Check.op(call, op, type);
             if (!(inPlace && isRoot)) {
