@@ -226,8 +226,18 @@ final class PointToPointCalls {
             if (source == MPI.PROC_NULL) {
                 return Status.procNull();
             }
+            Tracer t = me.tracer();
+            long start = t == null ? 0 : t.now();
             Message m = blocking ? PointToPoint.probe(me, c.context, source, tag, call)
                 : PointToPoint.iprobe(me, c.context, source, tag);
+            if (t != null) {
+                // An Iprobe that finds nothing counts its time only: a polling loop would fill the trace.
+                if (m == null) {
+                    t.untraced(start);
+                } else {
+                    t.call(call, start, false, c.toString(), m.source(), m.tag(), m.count(), null, m.bytes());
+                }
+            }
             return m == null ? null : Status.of(m);
         } catch (MPIException e) {
             throw c.raise(e);

@@ -139,6 +139,13 @@ public class Request {
         }
     }
 
+    /** A test that started at {@code start} (0: not traced) completed nothing: its time only is counted. */
+    private static void untraced(Rank rank, long start) {
+        if (start != 0) {
+            rank.tracer().untraced(start);
+        }
+    }
+
     // ---- mpiJava 1.2 ------------------------------------------------------------------------
 
     /** Waits for completion and returns the status. */
@@ -153,11 +160,12 @@ public class Request {
 
     /**
      * The status if complete (the request is then done), else null. Traced only when it completes
-     * the request: a polling loop would fill the trace with empty tests.
+     * the request: a polling loop would fill the trace with empty tests (their time still counts).
      */
     private Status test(String call) {
         long start = traceStart(rank);
         if (!ready(call)) {
+            untraced(rank, start);
             return null;
         }
         Status s = collect();
@@ -239,6 +247,7 @@ public class Request {
         long start = traceStart(rank);
         for (Request r : requests) {
             if (r != null && !r.ready("Testall")) {
+                untraced(rank, start);
                 return null;
             }
         }
@@ -266,6 +275,7 @@ public class Request {
                     traced(r.rank, "Testany", start);
                     return s;
                 }
+                untraced(r.rank, start);
             }
         }
         return anyActive ? null : new Status().withIndex(MPI.UNDEFINED);
@@ -283,6 +293,8 @@ public class Request {
         Status[] s = collectComplete(requests);
         if (s.length > 0) {
             traced(rank, "Testsome", start);
+        } else {
+            untraced(rank, start);
         }
         return s;
     }

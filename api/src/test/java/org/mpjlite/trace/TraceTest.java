@@ -25,7 +25,7 @@ class TraceTest {
     @TempDir
     Path dir;
 
-    /** Each rank: 3 Sendrecv, Irecv + Isend + Waitall, Send + Recv (eager), Allreduce, Bcast, Barrier. */
+    /** Each rank: Init, 3 Sendrecv, Irecv + Isend + Waitall, Send + Recv (eager), Allreduce, Bcast, Barrier, Finalize. */
     private static Integer ring() {
         MPI.Init(new String[0]);
         int me = MPI.COMM_WORLD.Rank();
@@ -62,23 +62,23 @@ class TraceTest {
         assertFalse(t.root.get("otherData").has("dropped_events"), "nothing dropped");
         for (int r = 0; r < n; r++) {
             assertEquals("rank " + r, t.threadNames.get(r * 1000));
-            assertEquals(List.of("Sendrecv", "Sendrecv", "Sendrecv", "Irecv", "Isend", "Waitall", "Send", "Recv",
-                "Allreduce", "Bcast", "Barrier"), t.rank(r).stream().map(Slice::name).toList(), "rank " + r);
+            assertEquals(List.of("Init", "Sendrecv", "Sendrecv", "Sendrecv", "Irecv", "Isend", "Waitall", "Send", "Recv",
+                "Allreduce", "Bcast", "Barrier", "Finalize"), t.rank(r).stream().map(Slice::name).toList(), "rank " + r);
             int right = (r + 1) % n;
-            Slice send = t.rank(r).get(6);
+            Slice send = t.rank(r).get(7);
             assertEquals(right, send.args().get("peer").asInt());
             assertEquals(20, send.args().get("tag").asInt());
             assertEquals(1, send.args().get("count").asInt());
             assertEquals("MPI.INT", send.args().get("datatype").asText());
             assertEquals(4, send.args().get("bytes").asLong());
             assertEquals("MPI.COMM_WORLD", send.args().get("comm").asText());
-            Slice recv = t.rank(r).get(7);
+            Slice recv = t.rank(r).get(8);
             assertEquals((r + n - 1) % n, recv.args().get("peer").asInt(), "a receive shows its source");
-            Slice allreduce = t.rank(r).get(8);
+            Slice allreduce = t.rank(r).get(9);
             assertEquals(1, allreduce.args().get("count").asInt());
             assertEquals("MPI.DOUBLE", allreduce.args().get("datatype").asText());
             assertEquals(8, allreduce.args().get("bytes").asLong());
-            assertEquals(8, t.rank(r).get(9).args().get("bytes").asLong(), "Bcast of 2 ints");
+            assertEquals(8, t.rank(r).get(10).args().get("bytes").asLong(), "Bcast of 2 ints");
         }
         assertEquals(5 * n, t.flows.size(), "one flow per message: 3 Sendrecv, Isend, Send per rank");
         for (Flow f : t.flows) {
@@ -154,8 +154,9 @@ class TraceTest {
         assertEquals(50, other.get("trace_limit").asInt());
         for (int r = 0; r < n; r++) {
             assertEquals(50, t.rank(r).size(), "the ring keeps its limit");
-            assertEquals(151, other.get("dropped_events").get("rank " + r).asLong(), "201 calls, 50 kept");
-            assertEquals("Barrier", t.rank(r).get(49).name(), "the newest are kept");
+            assertEquals(153, other.get("dropped_events").get("rank " + r).asLong(), "203 calls, 50 kept");
+            assertEquals("Barrier", t.rank(r).get(48).name(), "the newest are kept");
+            assertEquals("Finalize", t.rank(r).get(49).name());
         }
         assertTrue(other.get("note").asText().contains("dropped"));
         assertFalse(t.flows.isEmpty(), "flows whose two ends were kept remain");
@@ -183,7 +184,7 @@ class TraceTest {
         assertEquals(List.of("Send"), t.slices.stream().filter(s -> s.tid() == 1).map(Slice::name).toList());
         assertEquals(List.of(new Flow(t.flows.get(0).id(), 1, t.flows.get(0).sentAt(), 1000,
             t.flows.get(0).receivedAt())), t.flows, "from the worker's track to rank 1's Recv");
-        assertEquals(List.of("Barrier"), t.rank(0).stream().map(Slice::name).toList());
+        assertEquals(List.of("Init_thread", "Barrier", "Finalize"), t.rank(0).stream().map(Slice::name).toList());
     }
 
     @Test

@@ -99,12 +99,12 @@ class JacobiTraceTest {
         for (int r = 0; r < ranks; r++) {
             List<Slice> track = tracks.get(r);
             track.sort(Comparator.comparingLong(Slice::ts));
-            List<String> expected = new ArrayList<>();
+            List<String> expected = new ArrayList<>(List.of("Init"));
             for (int step = 0; step < STEPS; step++) {
                 expected.addAll(List.of("Sendrecv", "Sendrecv", "Sendrecv", "Sendrecv", "Allreduce"));
             }
-            expected.add("Reduce");
-            assertEquals(expected, track.stream().map(Slice::name).toList(), "rank " + r + ": each step, then Reduce");
+            expected.addAll(List.of("Reduce", "Finalize"));
+            assertEquals(expected, track.stream().map(Slice::name).toList(), "rank " + r + ": Init, each step, Reduce, Finalize");
             // Each step's messages arrive in that step's exchanges: the flows into this rank finish
             // between the Allreduce of the step before and the step's own.
             int step = 0;
@@ -133,13 +133,13 @@ class JacobiTraceTest {
 
     /**
      * A plain timeline like Perfetto's: a row per rank, halo exchanges blue, Allreduce orange,
-     * Reduce green, flows as grey lines; the last steps only, so that the slices are wide enough
+     * Reduce green, Init and Finalize grey, flows as grey lines; the last steps only, so that the slices are wide enough
      * to see.
      */
     private static void draw(Map<Integer, List<Slice>> tracks, Map<Long, long[]> starts, Map<Long, long[]> finishes,
                              Path png) throws IOException {
         List<Slice> first = tracks.get(0);
-        long from = first.get(first.size() - 1 - 5 * 3).ts();
+        long from = first.get(first.size() - 2 - 5 * 3).ts(); // 3 steps before Reduce and Finalize
         long to = tracks.values().stream().flatMap(List::stream).mapToLong(Slice::end).max().orElseThrow();
         int width = 1400;
         int rowHeight = 40;
@@ -164,7 +164,8 @@ class JacobiTraceTest {
                 int x = left + (int) ((s.ts() - from) * scale);
                 int w = Math.max(1, (int) ((s.end() - s.ts()) * scale));
                 g.setColor(s.name().equals("Sendrecv") ? new Color(70, 130, 200)
-                    : s.name().equals("Allreduce") ? new Color(240, 150, 40) : new Color(60, 170, 90));
+                    : s.name().equals("Allreduce") ? new Color(240, 150, 40)
+                    : s.name().equals("Reduce") ? new Color(60, 170, 90) : Color.LIGHT_GRAY);
                 g.fillRect(x, y, w, rowHeight - 12);
             }
         }
@@ -180,7 +181,7 @@ class JacobiTraceTest {
         }
         g.setClip(null);
         g.setColor(Color.BLACK);
-        g.drawString(String.format("last 3 steps: %.1f us; blue Sendrecv, orange Allreduce, green Reduce, lines: messages",
+        g.drawString(String.format("last 3 steps: %.1f us; blue Sendrecv, orange Allreduce, green Reduce, grey Finalize, lines: messages",
             (to - from) / 1000.0), left, image.getHeight() - 10);
         g.dispose();
         ImageIO.write(image, "png", png.toFile());

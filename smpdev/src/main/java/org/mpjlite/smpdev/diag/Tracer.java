@@ -137,6 +137,15 @@ public final class Tracer {
         }
     }
 
+    /**
+     * Counts the time of a call that started at {@code start} in the time in MPI, without a slice:
+     * a test that completed nothing, or a non-blocking probe that found nothing (a polling loop
+     * would fill the ring with them).
+     */
+    public synchronized void untraced(long start) {
+        mpiNanos += System.nanoTime() - start;
+    }
+
     /** Records a job-wide instant (a failure or deadlock report) at {@code time} on this rank's main track. */
     public synchronized void instant(String name, long time, String text) {
         if (events) {
