@@ -163,7 +163,7 @@ final class LaunchOptions {
             switch (name) {
                 case "-np":
                 case "-n":
-                    config.ranks(parseRanks(name, value));
+                    config.ranks(parsePositive(name, value, "ranks"));
                     break;
                 case "-cp":
                 case "-classpath":
@@ -195,7 +195,7 @@ final class LaunchOptions {
                     config.trace(parsePath(name, value));
                     break;
                 case "--trace-limit":
-                    config.traceLimit(parseCount(name, value));
+                    config.traceLimit(parsePositive(name, value, "events"));
                     break;
                 default:
                     throw new AssertionError(name);
@@ -226,18 +226,6 @@ final class LaunchOptions {
             throw new UsageException(option + " draws a PNG image: the file name must end in .png, not '" + value + "'");
         }
         return parsePath(option, value);
-    }
-
-    private static int parseCount(String option, String value) throws UsageException {
-        try {
-            int n = Integer.parseInt(value.trim());
-            if (n >= 1) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new UsageException(option + " needs a number of events of at least 1, not '" + value + "'");
     }
 
     private static java.time.Duration parseSeconds(String option, String value) throws UsageException {
@@ -274,7 +262,8 @@ final class LaunchOptions {
         }
     }
 
-    private static int parseRanks(String option, String value) throws UsageException {
+    /** A count of at least 1 of {@code what} (ranks, events). */
+    private static int parsePositive(String option, String value, String what) throws UsageException {
         try {
             int n = Integer.parseInt(value.trim());
             if (n >= 1) {
@@ -283,7 +272,7 @@ final class LaunchOptions {
         } catch (NumberFormatException e) {
             // reported below, with the same message as a number below 1
         }
-        throw new UsageException(option + " needs a number of ranks of at least 1, not '" + value + "'");
+        throw new UsageException(option + " needs a number of " + what + " of at least 1, not '" + value + "'");
     }
 
     private static List<Path> parseClasspath(String value) throws UsageException {

@@ -85,29 +85,23 @@ public final class TraceFile {
                 }
                 j.event("X", e.name(), e.tid()).ts(e.ts()).raw(",\"dur\":").time(e.dur())
                     .raw(",\"cat\":\"").raw(e.collective() ? "collective" : "p2p").raw("\",\"args\":{");
-                boolean comma = false;
                 if (e.peer() >= 0) {
-                    j.raw(e.collective() ? "\"root\":" : "\"peer\":").raw(Integer.toString(e.peer()));
-                    comma = true;
+                    j.arg(e.collective() ? "root" : "peer", Integer.toString(e.peer()));
                 }
                 if (e.tag() != Integer.MIN_VALUE) {
-                    j.raw(comma ? ",\"tag\":" : "\"tag\":").raw(Integer.toString(e.tag()));
-                    comma = true;
+                    j.arg("tag", Integer.toString(e.tag()));
                 }
                 if (e.count() >= 0) {
-                    j.raw(comma ? ",\"count\":" : "\"count\":").raw(Integer.toString(e.count()));
-                    comma = true;
+                    j.arg("count", Integer.toString(e.count()));
                 }
                 if (e.datatype() != null) {
-                    j.raw(comma ? ",\"datatype\":" : "\"datatype\":").str(e.datatype());
-                    comma = true;
+                    j.arg("datatype", null).str(e.datatype());
                 }
                 if (e.bytes() >= 0) {
-                    j.raw(comma ? ",\"bytes\":" : "\"bytes\":").raw(Long.toString(e.bytes()));
-                    comma = true;
+                    j.arg("bytes", Long.toString(e.bytes()));
                 }
                 if (e.comm() != null) {
-                    j.raw(comma ? ",\"comm\":" : "\"comm\":").str(e.comm());
+                    j.arg("comm", null).str(e.comm());
                 }
                 j.raw("}}");
                 // A flow's ends lie strictly inside their slices (a slice lasts at least 2 ns).
@@ -155,6 +149,8 @@ public final class TraceFile {
     private static final class Json {
         private final Writer out;
         boolean first;
+        /** Whether the args object being written has a member yet. */
+        private boolean hasArg;
 
         Json(Writer out) {
             this.out = out;
@@ -163,8 +159,16 @@ public final class TraceFile {
         Json event(String ph, String name, int tid) throws IOException {
             out.write(first ? "" : ",\n");
             first = false;
+            hasArg = false;
             raw("{\"ph\":\"").raw(ph).raw("\",\"name\":").str(name).raw(",\"pid\":1,\"tid\":" + tid);
             return this;
+        }
+
+        /** A member of the event's args: {@code name} then {@code value} written raw, or nothing if null. */
+        Json arg(String name, String value) throws IOException {
+            raw(hasArg ? ",\"" : "\"").raw(name).raw("\":");
+            hasArg = true;
+            return value == null ? this : raw(value);
         }
 
         Json ts(long nanos) throws IOException {
