@@ -98,16 +98,13 @@ public final class Job {
     }
 
     /**
-     * Writes the timeline of the job so far to {@code file} (see {@link TraceFile}), with the report
-     * of its failure, if it failed, as an instant event. {@link #run(RankTask)} calls it at the end
-     * when {@link JobConfig#trace()} is set; a no-op without a trace.
+     * Writes the timeline of the job to {@code file} (see {@link TraceFile}), with the report of its
+     * failure, if it failed, as an instant event on the failed rank's track (rank 0's for a
+     * deadlock or time limit). Called once the ranks have stopped, when {@link JobConfig#trace()} is set.
      *
      * @throws java.io.UncheckedIOException if the file cannot be written
      */
-    public void writeTrace(java.nio.file.Path file) {
-        if (config.trace() == null) {
-            return;
-        }
+    private void writeTrace(java.nio.file.Path file) {
         List<Tracer> tracers = new java.util.ArrayList<>();
         for (Rank r : ranks) {
             tracers.add(r.tracer());

@@ -67,6 +67,7 @@ public final class Rank implements Waiter {
     /** What this rank's calls do, under {@code --trace} or {@code --stats}; else null. */
     private final Tracer tracer;
 
+    /** @param origin the job's time zero ({@link System#nanoTime()}), for the times of a trace */
     Rank(Job job, int id, long origin) {
         this.job = job;
         this.id = id;
