@@ -46,6 +46,8 @@ final class CollectiveCalls {
         private final long start;
         /** The root of a rooted collective, for the trace; -1 for none. */
         int root = -1;
+        /** The bytes of the rank's part when counts differ per rank (the v variants), for the trace; else -1. */
+        private long bytes = -1;
 
         Invocation(Comm comm, String name, boolean nonBlocking) {
             this.comm = comm;
@@ -72,7 +74,7 @@ final class CollectiveCalls {
             if (tracer != null) {
                 boolean shown = count >= 0 && type != null;
                 tracer.call(name, start, true, comm.toString(), root, Integer.MIN_VALUE, shown ? count : -1,
-                    type == null ? null : type.toString(), shown ? type.map.size() * count : -1);
+                    type == null ? null : type.toString(), shown ? type.map.size() * count : bytes);
             }
             if (request == null) {
                 return null;
@@ -80,6 +82,11 @@ final class CollectiveCalls {
             Request r = new Request(me, request, null, comm);
             RequestAudit.collective(r, name, this);
             return r;
+        }
+
+        /** The rank's part is {@code units} elements of {@code type}: its bytes in the trace, when counts differ per rank. */
+        void moves(long units, BasicType type) {
+            this.bytes = units * type.size();
         }
 
         /** Shows {@code count} items of {@code type} in reports; returns this. */
@@ -209,6 +216,7 @@ final class CollectiveCalls {
             }
             Datatype type = isRoot ? rtype : stype;
             int sunits = inPlace && isRoot ? 0 : scount * stype.units();
+            k.moves(sunits, type.basic);
             Collectives.gatherv(k.team, k.rank, sbuf, soff, sunits, rbuf, roff, rc, rd, type.basic, root, inPlace,
                 k.request, call, k.shows(-1, type));
             return k.result();
@@ -297,6 +305,7 @@ final class CollectiveCalls {
             }
             Datatype type = isRoot ? stype : rtype;
             int runits = inPlace && isRoot ? 0 : rcount * rtype.units();
+            k.moves(runits, type.basic);
             Collectives.scatterv(k.team, k.rank, sbuf, soff, sc, sd, rbuf, roff, runits, type.basic, root, inPlace,
                 k.request, call, k.shows(-1, type));
             return k.result();
@@ -360,6 +369,7 @@ final class CollectiveCalls {
             Check.displs(call, "displs", displs, rcounts, "receive buffer", rbuf, roff, rtype, k.size);
             Check.writable(call, rbuf);
             int sunits = inPlace ? 0 : scount * stype.units();
+            k.moves(sunits, rtype.basic);
             Collectives.allgatherv(k.team, k.rank, sbuf, soff, sunits, rbuf, roff, scaled(rcounts, rtype),
                 scaled(displs, rtype), rtype.basic, inPlace, k.request, call, k.shows(-1, rtype));
             return k.result();
@@ -418,6 +428,11 @@ final class CollectiveCalls {
             Check.counts(call, "recvcounts", rcounts, k.size);
             Check.displs(call, "rdispls", rdispls, rcounts, "receive buffer", rbuf, roff, rtype, k.size);
             Check.writable(call, rbuf);
+            long sent = 0;
+            for (int n : scounts) {
+                sent += n;
+            }
+            k.moves(sent * stype.units(), stype.basic);
             Collectives.alltoallv(k.team, k.rank, sbuf, soff, scaled(scounts, stype), scaled(sdispls, stype), null, rbuf,
                 roff, scaled(rcounts, rtype), scaled(rdispls, rtype), null, rtype.basic, k.request, call,
                 k.shows(-1, rtype));
@@ -595,6 +610,7 @@ final class CollectiveCalls {
             }
             reductionBuffer(call, "receive buffer", rbuf, roff, inPlace ? (int) total : counts[k.rank], units(type), type);
             Check.writable(call, rbuf);
+            k.moves(total * type.units(), type.basic);
             Collectives.reduceScatter(k.team, k.rank, sbuf, soff, rbuf, roff, scaled(counts, type), type.basic, r, inPlace,
                 k.request, call, k.shows(-1, type));
             return k.result();

@@ -187,6 +187,39 @@ class TraceTest {
         assertEquals(List.of("Init_thread", "Barrier", "Finalize"), t.rank(0).stream().map(Slice::name).toList());
     }
 
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {1, 3})
+    void collectivesWithCountsPerRankShowEachRanksBytes(int n) throws Exception {
+        Path file = dir.resolve("v.json");
+        MpjLite.options().ranks(n).trace(file).run(() -> {
+            MPI.Init(new String[0]);
+            int me = MPI.COMM_WORLD.Rank();
+            int size = MPI.COMM_WORLD.Size();
+            int[] counts = new int[size];
+            int[] displs = new int[size];
+            for (int r = 0; r < size; r++) {
+                counts[r] = r + 1;
+                displs[r] = r * (r + 1) / 2;
+            }
+            int[] mine = new int[me + 1];
+            int[] all = new int[size * (size + 1) / 2];
+            MPI.COMM_WORLD.Allgatherv(mine, 0, me + 1, MPI.INT, all, 0, counts, displs, MPI.INT);
+            MPI.COMM_WORLD.Gatherv(mine, 0, me + 1, MPI.INT, all, 0, counts, displs, MPI.INT, size - 1);
+            MPI.Finalize();
+            return null;
+        });
+        TraceFiles t = TraceFiles.read(file);
+        for (int r = 0; r < n; r++) {
+            Slice allgatherv = t.rank(r).get(1);
+            assertEquals("Allgatherv", allgatherv.name());
+            assertEquals(4L * (r + 1), allgatherv.args().get("bytes").asLong(), "rank " + r + " contributes r + 1 ints");
+            assertFalse(allgatherv.args().has("count"), "counts differ per rank");
+            Slice gatherv = t.rank(r).get(2);
+            assertEquals(n - 1, gatherv.args().get("root").asInt());
+            assertEquals(4L * (r + 1), gatherv.args().get("bytes").asLong());
+        }
+    }
+
     @Test
     void noTraceNoFile() throws Exception {
         MpjLite.options().ranks(2).run(TraceTest::ring);

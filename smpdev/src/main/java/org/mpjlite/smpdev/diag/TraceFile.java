@@ -20,7 +20,10 @@ import java.util.Set;
  *       {@code "rank 3"}); a rank's other threads (at {@code THREAD_MULTIPLE}) follow its tid and are
  *       named {@code "rank 3 / worker-1"};</li>
  *   <li>a complete event ({@code "X"}) per call, named as the program called it, with
- *       {@code args}: peer (a collective's root), tag, count, datatype, bytes, comm;</li>
+ *       {@code args}: peer (a collective's root), tag, count, datatype, bytes, comm, each when the
+ *       call has it (a collective's bytes are the rank's part; for the variants whose counts
+ *       differ per rank, such as {@code Gatherv}, bytes without a count); the slice covers the time
+ *       the call was blocked;</li>
  *   <li>a flow ({@code "s"} in the sending call's slice, {@code "f"} with {@code "bp":"e"} in the
  *       slice of the call that completed the receive, the same {@code id}) per message; a flow is
  *       written only when both its ends were kept;</li>
