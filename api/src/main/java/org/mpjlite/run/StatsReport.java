@@ -12,6 +12,10 @@ import org.mpjlite.smpdev.diag.Tracer;
  * from rank to rank (world ranks; a row is the sender). Collectives are counted per rank, not in the
  * matrices: their data moves through shared memory, not as messages between two ranks.
  *
+ * <p>A rank's time runs from the job's start to the end of its main thread; its time in MPI is the
+ * sum of its calls' durations (at {@code THREAD_MULTIPLE}, of all its threads' calls, shown at most
+ * as its whole time).
+ *
  * <p>Read after the job has ended (its ranks' counters are final). Stateless.
  */
 final class StatsReport {

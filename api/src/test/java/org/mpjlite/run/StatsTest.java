@@ -96,6 +96,15 @@ class StatsTest {
         assertFalse(o.err().contains("statistics"), "no --stats, no summary");
     }
 
+    @Test
+    void aTraceThatCannotBeWrittenIsAWarningNotAFailure() throws Exception {
+        Path src = Sources.write(dir, "Ring.java", PROGRAM);
+        Path trace = dir.resolve("no/such/dir/run.json");
+        Launch.Outcome o = Launch.mpjrun("-np", "2", "--trace", trace.toString(), src.toString());
+        assertEquals(0, o.exitCode(), o.toString());
+        assertTrue(o.err().contains("mpjrun: warning: cannot write the trace " + trace), o.err());
+    }
+
     /** The matrix printed under the line starting with {@code title}. */
     private static long[][] matrix(String text, String title, int n) {
         List<String> lines = text.lines().toList();
