@@ -5,8 +5,8 @@ import org.mpjlite.smpdev.Rank;
 
 /**
  * An intra-communicator: one group of ranks talking among themselves ({@code MPI.COMM_WORLD},
- * {@code MPI.COMM_SELF}). Holds mpiJava 1.2's collectives (with element offsets) and Open MPI's
- * scans; Open MPI's other collectives are on {@link Comm}. Every collective goes through the
+ * {@code MPI.COMM_SELF}). Holds the scans of both dialects, which MPI defines on intracommunicators
+ * only; the other collectives of both dialects are on {@link Comm}, for intercommunicators too. Every collective goes through the
  * shared-memory engine ({@link CollectiveCalls}) and never matches point-to-point traffic.
  */
 public class Intracomm extends Comm {
@@ -181,81 +181,7 @@ public class Intracomm extends Comm {
         return GraphComm.create(this, index, edges);
     }
 
-    // ---- collectives: mpiJava 1.2 ------------------------------------------------------------
-
-    public void Barrier() {
-        CollectiveCalls.barrier(this, "Barrier", false);
-    }
-
-    public void Bcast(Object buf, int offset, int count, Datatype type, int root) {
-        CollectiveCalls.bcast(this, "Bcast", false, buf, offset, count, type, root);
-    }
-
-    public void Gather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
-                       int recvoffset, int recvcount, Datatype recvtype, int root) {
-        CollectiveCalls.gather(this, "Gather", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
-            recvcount, recvtype, root, false);
-    }
-
-    public void Gatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
-                        int recvoffset, int[] recvcount, int[] displs, Datatype recvtype, int root) {
-        CollectiveCalls.gatherv(this, "Gatherv", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
-            recvcount, displs, recvtype, root, false);
-    }
-
-    public void Scatter(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
-                        int recvoffset, int recvcount, Datatype recvtype, int root) {
-        CollectiveCalls.scatter(this, "Scatter", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
-            recvcount, recvtype, root, false);
-    }
-
-    public void Scatterv(Object sendbuf, int sendoffset, int[] sendcount, int[] displs, Datatype sendtype,
-                         Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
-        CollectiveCalls.scatterv(this, "Scatterv", false, sendbuf, sendoffset, sendcount, displs, sendtype, recvbuf,
-            recvoffset, recvcount, recvtype, root, false);
-    }
-
-    public void Allgather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
-                          int recvoffset, int recvcount, Datatype recvtype) {
-        CollectiveCalls.allgather(this, "Allgather", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf,
-            recvoffset, recvcount, recvtype, false);
-    }
-
-    public void Allgatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
-                           int recvoffset, int[] recvcount, int[] displs, Datatype recvtype) {
-        CollectiveCalls.allgatherv(this, "Allgatherv", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf,
-            recvoffset, recvcount, displs, recvtype, false);
-    }
-
-    public void Alltoall(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
-                         int recvoffset, int recvcount, Datatype recvtype) {
-        CollectiveCalls.alltoall(this, "Alltoall", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
-            recvcount, recvtype);
-    }
-
-    public void Alltoallv(Object sendbuf, int sendoffset, int[] sendcount, int[] sdispls, Datatype sendtype,
-                          Object recvbuf, int recvoffset, int[] recvcount, int[] rdispls, Datatype recvtype) {
-        CollectiveCalls.alltoallv(this, "Alltoallv", false, sendbuf, sendoffset, sendcount, sdispls, sendtype, recvbuf,
-            recvoffset, recvcount, rdispls, recvtype);
-    }
-
-    public void Reduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype datatype,
-                       Op op, int root) {
-        CollectiveCalls.reduce(this, "Reduce", false, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op,
-            root, false);
-    }
-
-    public void Allreduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
-                          Datatype datatype, Op op) {
-        CollectiveCalls.allreduce(this, "Allreduce", false, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype,
-            op, false);
-    }
-
-    public void Reduce_scatter(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int[] recvcounts,
-                               Datatype datatype, Op op) {
-        CollectiveCalls.reduceScatter(this, "Reduce_scatter", false, sendbuf, sendoffset, recvbuf, recvoffset,
-            recvcounts, 0, datatype, op, false);
-    }
+    // ---- collectives: mpiJava 1.2 (the others, defined on intercommunicators too, are on Comm) ----
 
     public void Scan(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype datatype,
                      Op op) {
@@ -297,5 +223,107 @@ public class Intracomm extends Comm {
 
     public final Request iExScan(Object buf, int count, Datatype type, Op op) {
         return CollectiveCalls.scan(this, "iExScan", true, null, 0, buf, 0, count, type, op, true, true);
+    }
+
+    // ---- distributed graphs (Open MPI; DistGraphTopology) ------------------------------------
+
+    /**
+     * MPI_Dist_graph_create with weights: node {@code sources[i]} has {@code degrees[i]} edges, to
+     * the next {@code degrees[i]} entries of {@code destinations}, weighted by the same entries of
+     * {@code weights}; any rank may give any edge. Every rank of this communicator is a member of
+     * the new one, with the same rank ({@code reorder} and {@code info} are ignored). Collective.
+     */
+    public final GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations, int[] weights, Info info,
+                                           boolean reorder) {
+        return distGraph(sources, degrees, destinations, weights, true);
+    }
+
+    /** MPI_Dist_graph_create without weights (MPI_UNWEIGHTED): as the weighted form. Collective. */
+    public final GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations, Info info,
+                                           boolean reorder) {
+        return distGraph(sources, degrees, destinations, null, false);
+    }
+
+    private GraphComm distGraph(int[] sources, int[] degrees, int[] destinations, int[] weights, boolean weighted) {
+        String call = "createDistGraph";
+        try {
+            DistGraphTopology t = DistGraphTopology.gathered(call, this, sources, degrees, destinations, weights,
+                weighted);
+            return GraphComm.createDist(this, call, t);
+        } catch (MPIException e) {
+            throw raise(e);
+        }
+    }
+
+    /**
+     * MPI_Dist_graph_create_adjacent with weights: the caller receives from {@code sources} and sends
+     * to {@code destinations}, in that order, with those weights; the ranks must agree (an edge from
+     * a to b is in a's destinations and in b's sources). Every rank of this communicator is a member
+     * of the new one, with the same rank ({@code reorder} and {@code info} are ignored). Collective.
+     */
+    public final GraphComm createDistGraphAdjacent(int[] sources, int[] sourceWeights, int[] destinations,
+                                                   int[] destWeights, Info info, boolean reorder) {
+        return distGraphAdjacent(sources, sourceWeights, destinations, destWeights, true);
+    }
+
+    /** MPI_Dist_graph_create_adjacent without weights (MPI_UNWEIGHTED). Collective. */
+    public final GraphComm createDistGraphAdjacent(int[] sources, int[] destinations, Info info, boolean reorder) {
+        return distGraphAdjacent(sources, null, destinations, null, false);
+    }
+
+    private GraphComm distGraphAdjacent(int[] sources, int[] sourceWeights, int[] destinations, int[] destWeights,
+                                        boolean weighted) {
+        String call = "createDistGraphAdjacent";
+        try {
+            DistGraphTopology t = DistGraphTopology.adjacent(call, size(rank(call)), sources, sourceWeights,
+                destinations, destWeights, weighted);
+            return GraphComm.createDist(this, call, t);
+        } catch (MPIException e) {
+            throw raise(e);
+        }
+    }
+
+    // ---- non-blocking duplication, splitType, createGroup (Open MPI) -------------------------
+
+    /** MPI_Comm_idup (see {@link Comm#iDup}): a duplicate with this one's attributes, at once. */
+    @Override
+    public Intracomm iDup() {
+        try {
+            Rank me = rank("iDup");
+            return withAttributesOf(me, created(ContextAgreement.duplicate(this, me, "iDup")));
+        } catch (MPIException e) {
+            throw raise(e);
+        }
+    }
+
+    /**
+     * MPI_Comm_split_type: {@code Comm.TYPE_SHARED} gives the ranks that share memory, which here
+     * is every rank of this communicator, ordered by {@code key} (ties by rank);
+     * {@code MPI.UNDEFINED} gives a null communicator ({@code isNull()}). {@code info} is ignored.
+     * Collective.
+     */
+    public final Intracomm splitType(int splitType, int key, Info info) {
+        String call = "splitType";
+        if (splitType != TYPE_SHARED && splitType != MPI.UNDEFINED) {
+            throw raise(new MPIException(MPI.ERR_ARG, call + ": split type " + splitType + " is not Comm.TYPE_SHARED ("
+                + TYPE_SHARED + ") or MPI.UNDEFINED"));
+        }
+        return orNull(created(CommCreation.split(this, call, splitType == MPI.UNDEFINED ? MPI.UNDEFINED : 0, key,
+            ".splitType(TYPE_SHARED)")));
+    }
+
+    /**
+     * MPI_Comm_create_group: a communicator of the ranks of {@code group}, in its order, made by
+     * them alone (the other ranks of this communicator do not call it); {@code tag} tells apart
+     * calls that the same ranks make at the same time. A caller not in the group gets a null
+     * communicator ({@code isNull()}) at once, as MPI specifies. Collective over the group.
+     */
+    public final Intracomm createGroup(Group group, int tag) {
+        try {
+            CommCreation.Result r = ContextAgreement.group(this, "createGroup", group, tag);
+            return r == null ? nullComm() : inheriting(new Intracomm(r));
+        } catch (MPIException e) {
+            throw raise(e);
+        }
     }
 }
