@@ -139,7 +139,8 @@ class ManyRanksTest {
     @Test
     @Timeout(120)
     void aDeadlockAmongTenThousandRanksNamesTheCycle() {
-        JobFailedException e = assertThrows(JobFailedException.class, () -> tenThousand().run(() -> {
+        MpjLite.Options job = tenThousand();
+        JobFailedException e = assertThrows(JobFailedException.class, () -> job.run(() -> {
             MPI.Init(new String[0]);
             int me = MPI.COMM_WORLD.Rank();
             if (me == 4711 || me == 9000) {
@@ -159,7 +160,8 @@ class ManyRanksTest {
     @Timeout(120)
     void aFailingRankAmongTenThousandEndsTheJob() {
         IllegalStateException boom = new IllegalStateException("boom");
-        JobFailedException e = assertThrows(JobFailedException.class, () -> tenThousand().run(() -> {
+        MpjLite.Options job = tenThousand();
+        JobFailedException e = assertThrows(JobFailedException.class, () -> job.run(() -> {
             MPI.Init(new String[0]);
             if (MPI.COMM_WORLD.Rank() == 6789) {
                 throw boom;

@@ -81,6 +81,7 @@ public final class JobReport {
                 continue;
             }
             appendRun(runStart, r.id() - 1, run);
+            mark = out.length();
             sites = true;
             runs++;
             appendRank(job, r, new BitSet());
