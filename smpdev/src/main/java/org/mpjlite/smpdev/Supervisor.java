@@ -18,14 +18,21 @@ import org.mpjlite.smpdev.diag.JobReport;
  * the grace period are interrupted, and after a second grace period the job is reported as ended
  * anyway (rank threads are daemons). Nothing waits forever on a failed job.
  *
+ * <p>Ranks spawned while the job runs ({@link #startLate}) are started by the spawning rank's
+ * thread and counted live before that rank goes on, so the job cannot end between a spawn and its
+ * children's start; their results are not part of the job's (those are the first ranks').
+ *
  * <p>Thread safety: the count of live ranks is guarded by the exit monitor, which exits and
- * failures notify; the rest is confined to the supervising thread.
+ * failures notify; the threads are kept in a concurrent list; the rest is confined to the
+ * supervising thread.
  */
 final class Supervisor {
     private final Job job;
     private final Object exitMonitor = new Object();
     /** Rank threads still running; guarded by {@link #exitMonitor}. */
     private int alive;
+    /** Every rank thread started, the first ranks' and spawned ones', to interrupt on failure. */
+    private final List<Thread> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     Supervisor(Job job) {
         this.job = job;
@@ -36,29 +43,54 @@ final class Supervisor {
         List<Rank> ranks = job.ranks();
         int n = ranks.size();
         Object[] results = new Object[n];
-        Thread[] threads = new Thread[n];
+        Thread[] first = new Thread[n];
         synchronized (exitMonitor) {
-            alive = n;
+            alive += n;
         }
         for (int i = 0; i < n; i++) {
-            final Rank rank = ranks.get(i);
-            ThreadGroup group = rankThreadGroup(i);
-            rank.runsIn(group);
-            threads[i] = new Thread(group, () -> runRank(rank, task, results), "mpjlite-rank-" + i,
-                job.config().stackSize());
-            threads[i].setDaemon(true);
+            Rank rank = ranks.get(i);
+            first[i] = rankThread(rank, () -> results[rank.id()] = task.run(rank));
         }
-        for (Thread t : threads) {
+        for (Thread t : first) {
             t.start();
         }
         try {
-            awaitEnd(threads);
+            awaitEnd();
         } catch (InterruptedException e) {
             job.fail(-1, e);
             Thread.currentThread().interrupt();
         }
         RankFailure f = job.failure();
         return new JobResult(f == null ? 0 : f.exitCode(), Arrays.asList(results), f);
+    }
+
+    /**
+     * Starts a rank added while the job runs, on the calling (spawning) thread. Without a
+     * supervising thread (a job whose ranks the caller drives, or a singleton) the rank still runs
+     * and its failure still fails the job, but nobody waits for it.
+     */
+    void startLate(Rank rank, RankTask task) {
+        synchronized (exitMonitor) {
+            alive++;
+        }
+        rankThread(rank, () -> task.run(rank)).start();
+    }
+
+    /** A daemon thread that runs {@code body} as {@code rank}, in the rank's own thread group. */
+    private Thread rankThread(Rank rank, RankBody body) {
+        ThreadGroup group = rankThreadGroup(rank.id());
+        rank.runsIn(group);
+        Thread t = new Thread(group, () -> runRank(rank, body), "mpjlite-rank-" + rank.id(),
+            job.config().stackSize());
+        t.setDaemon(true);
+        threads.add(t);
+        return t;
+    }
+
+    /** What a rank's thread runs, its result kept by the body itself. */
+    @FunctionalInterface
+    private interface RankBody {
+        void run() throws Throwable;
     }
 
     /** The job has failed: the supervisor stops waiting for a normal end. */
@@ -81,10 +113,10 @@ final class Supervisor {
         return group;
     }
 
-    private void runRank(Rank rank, RankTask task, Object[] results) {
+    private void runRank(Rank rank, RankBody body) {
         rank.bindToCurrentThread();
         try {
-            results[rank.id()] = task.run(rank);
+            body.run();
             if (rank.isInitialized() && !rank.isFinalized() && !job.failed()) {
                 job.config().warnings().accept("rank " + rank.id() + " returned without calling MPI.Finalize");
             }
@@ -102,7 +134,7 @@ final class Supervisor {
         }
     }
 
-    private void awaitEnd(Thread[] threads) throws InterruptedException {
+    private void awaitEnd() throws InterruptedException {
         JobConfig config = job.config();
         DeadlockDetector detector = config.deadlockDetection() ? new DeadlockDetector(job) : null;
         long start = System.nanoTime();

@@ -26,8 +26,12 @@ public final class ErrorClass {
     public static final int ERR_IN_STATUS = 18;
     public static final int ERR_PENDING = 19;
     public static final int ERR_KEYVAL = 36;
+    public static final int ERR_NAME = 38;
     public static final int ERR_NO_MEM = 39;
     public static final int ERR_NOT_SAME = 40;
+    public static final int ERR_PORT = 43;
+    public static final int ERR_SERVICE = 48;
+    public static final int ERR_SPAWN = 50;
     public static final int ERR_UNSUPPORTED_OPERATION = 52;
     public static final int ERR_PROC_ABORTED = 74;
     public static final int ERR_LASTCODE = 92;
@@ -59,7 +63,11 @@ public final class ErrorClass {
         define(ERR_IN_STATUS, "MPI_ERR_IN_STATUS", "error code is in the status");
         define(ERR_PENDING, "MPI_ERR_PENDING", "pending request");
         define(ERR_KEYVAL, "MPI_ERR_KEYVAL", "invalid attribute key");
+        define(ERR_NAME, "MPI_ERR_NAME", "no service published under the name given to lookupName");
         define(ERR_NO_MEM, "MPI_ERR_NO_MEM", "out of memory");
+        define(ERR_PORT, "MPI_ERR_PORT", "invalid port name (not open in this job)");
+        define(ERR_SERVICE, "MPI_ERR_SERVICE", "invalid service name (not published, or published already)");
+        define(ERR_SPAWN, "MPI_ERR_SPAWN", "could not spawn the processes (the command cannot be found or loaded)");
         define(ERR_NOT_SAME, "MPI_ERR_NOT_SAME", "collective call not the same on all ranks (order, root, count or"
             + " operation)");
         define(ERR_UNSUPPORTED_OPERATION, "MPI_ERR_UNSUPPORTED_OPERATION", "operation not supported");
@@ -90,7 +98,7 @@ public final class ErrorClass {
     /**
      * What an error class means, as MPI_Error_string gives it: {@code "MPI_ERR_TRUNCATE: message
      * truncated: longer than the receive buffer"}. Valid codes that MPJ Lite never raises (MPI's
-     * one-sided, I/O and dynamic-process classes) read {@code "MPI_ERR_<n>: error class <n>"}.
+     * one-sided and I/O classes) read {@code "MPI_ERR_<n>: error class <n>"}.
      */
     public static String text(int errorClass) {
         if (!isValid(errorClass)) {
