@@ -117,7 +117,7 @@ public abstract class Comm implements Freeable, Cloneable {
     }
 
     final int size(Rank me) {
-        return members != null ? members.size() : self ? 1 : me.job().size();
+        return members != null ? members.size() : self ? 1 : me.job().world().size();
     }
 
     final int rankIn(Rank me) {
@@ -244,7 +244,7 @@ public abstract class Comm implements Freeable, Cloneable {
 
     private void release(String call) {
         Rank me = localRank(call);
-        if (members == null) {
+        if (isPredefined()) {
             throw new MPIException(MPI.ERR_COMM, call + ": " + this + " is predefined and cannot be freed");
         }
         freed = true;
@@ -252,6 +252,28 @@ public abstract class Comm implements Freeable, Cloneable {
             me.job().forgetContext(context);
             me.job().forgetContext(context + 1);
         }
+    }
+
+    /** True for COMM_WORLD and COMM_SELF, which cannot be freed. */
+    boolean isPredefined() {
+        return members == null;
+    }
+
+    /** True for a rank's COMM_WORLD. */
+    boolean isWorld() {
+        return members == null && !self;
+    }
+
+    /**
+     * Disconnects from the ranks this communicator joins (MPI_Comm_disconnect), typically the
+     * intercommunicator of a spawn, {@code accept} or {@code connect}: every later call on it is an
+     * {@code MPI.ERR_COMM} error and {@code isNull()} is true, as after {@link #free()}. Operations
+     * already started complete normally: messages are delivered into the receivers' mailboxes, so
+     * nothing pending ties the two groups once each has completed its requests, which MPI requires
+     * before a disconnect. The predefined communicators cannot be disconnected.
+     */
+    public final void disconnect() {
+        release("disconnect");
     }
 
     /** True for an intercommunicator. */
@@ -394,10 +416,16 @@ public abstract class Comm implements Freeable, Cloneable {
     /**
      * Open MPI: the value of attribute {@code keyval}, or null if not set. {@code MPI.TAG_UB},
      * {@code MPI.HOST} and {@code MPI.IO} give an {@code Integer}, {@code MPI.WTIME_IS_GLOBAL} a
-     * {@code Boolean}, as in Open MPI.
+     * {@code Boolean}, as in Open MPI. {@code MPI.UNIVERSE_SIZE} (the ranks that can usefully run:
+     * the JVM's processors, or the job's first ranks if more) and {@code MPI.APPNUM} (the index of
+     * the rank's command in the spawn that started it, 0 for the job's first ranks) give an
+     * {@code Integer} on {@code MPI.COMM_WORLD} and null on other communicators.
      */
     public final Object getAttr(int keyval) {
         Rank me = localRank("getAttr");
+        if (keyval == MPI.UNIVERSE_SIZE || keyval == MPI.APPNUM) {
+            return DynamicProcesses.worldAttribute(me, isWorld(), keyval);
+        }
         if (keyval == MPI.WTIME_IS_GLOBAL) {
             return Attributes.predefined(keyval) != 0;
         }

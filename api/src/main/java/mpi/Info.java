@@ -209,7 +209,7 @@ public final class Info implements Freeable, Cloneable {
             env.put("argv", init.argv());
         }
         if (r != null) {
-            env.put("maxprocs", Integer.toString(r.job().size()));
+            env.put("maxprocs", Integer.toString(r.world().members().size()));
         }
         env.put("host", MPI.Get_processor_name());
         env.put("arch", System.getProperty("os.arch"));

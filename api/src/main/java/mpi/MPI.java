@@ -62,12 +62,19 @@ public final class MPI {
     public static final int HOST = 1;
     public static final int IO = 2;
     public static final int WTIME_IS_GLOBAL = 3;
+    /** On COMM_WORLD: the index of the rank's command in the spawn that started it (Open MPI's value). */
+    public static final int APPNUM = 4;
+    /** On COMM_WORLD: how many ranks can usefully run (Open MPI's value; see {@code Comm.getAttr}). */
+    public static final int UNIVERSE_SIZE = 6;
     /** What no key from {@code createKeyval} is. */
     public static final int KEYVAL_INVALID = -1;
 
     // ---- version of the MPI standard (MPI_VERSION, MPI_SUBVERSION) -----------------------------
     public static final int VERSION = 3;
     public static final int SUBVERSION = 1;
+
+    /** Port names are shorter than this (Open MPI's MPI_MAX_PORT_NAME). */
+    public static final int MAX_PORT_NAME = 1024;
 
     /** Bytes charged per message against the buffer attached for buffered sends. */
     public static final int BSEND_OVERHEAD = 16;
@@ -113,6 +120,10 @@ public final class MPI {
     public static final int ERR_NO_MEM = ErrorClass.ERR_NO_MEM;
     public static final int ERR_NOT_SAME = ErrorClass.ERR_NOT_SAME;
     public static final int ERR_UNSUPPORTED_OPERATION = ErrorClass.ERR_UNSUPPORTED_OPERATION;
+    public static final int ERR_NAME = ErrorClass.ERR_NAME;
+    public static final int ERR_PORT = ErrorClass.ERR_PORT;
+    public static final int ERR_SERVICE = ErrorClass.ERR_SERVICE;
+    public static final int ERR_SPAWN = ErrorClass.ERR_SPAWN;
     public static final int ERR_PROC_ABORTED = ErrorClass.ERR_PROC_ABORTED;
     public static final int ERR_LASTCODE = ErrorClass.ERR_LASTCODE;
     // Info and I/O error classes, with Open MPI 5's values (the same numbering as ErrorClass).
