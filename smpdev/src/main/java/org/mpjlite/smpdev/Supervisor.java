@@ -33,6 +33,12 @@ final class Supervisor {
     private int alive;
     /** Every rank thread started, the first ranks' and spawned ones', to interrupt on failure. */
     private final List<Thread> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /**
+     * The thread group every rank's group is made in: the supervising thread's. Not the spawning
+     * rank's, or a spawned rank's threads would count as threads of its parent rank. Written before
+     * the first rank thread starts, which orders it for the ranks that spawn.
+     */
+    private ThreadGroup ranksParent;
 
     Supervisor(Job job) {
         this.job = job;
@@ -44,6 +50,7 @@ final class Supervisor {
         int n = ranks.size();
         Object[] results = new Object[n];
         Thread[] first = new Thread[n];
+        ranksParent = Thread.currentThread().getThreadGroup();
         synchronized (exitMonitor) {
             alive += n;
         }
@@ -78,7 +85,8 @@ final class Supervisor {
 
     /** A daemon thread that runs {@code body} as {@code rank}, in the rank's own thread group. */
     private Thread rankThread(Rank rank, RankBody body) {
-        ThreadGroup group = rankThreadGroup(rank.id());
+        ThreadGroup group = rankThreadGroup(
+            ranksParent != null ? ranksParent : Thread.currentThread().getThreadGroup(), rank.id());
         rank.runsIn(group);
         Thread t = new Thread(group, () -> runRank(rank, body), "mpjlite-rank-" + rank.id(),
             job.config().stackSize());
@@ -107,8 +115,8 @@ final class Supervisor {
      * thread instead of staying in its parent's list (later JDKs hold groups weakly).
      */
     @SuppressWarnings("removal")
-    private static ThreadGroup rankThreadGroup(int rank) {
-        ThreadGroup group = new ThreadGroup("mpjlite-rank-" + rank);
+    private static ThreadGroup rankThreadGroup(ThreadGroup parent, int rank) {
+        ThreadGroup group = new ThreadGroup(parent, "mpjlite-rank-" + rank);
         group.setDaemon(true);
         return group;
     }

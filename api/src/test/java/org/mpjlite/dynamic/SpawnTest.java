@@ -1,0 +1,185 @@
+package org.mpjlite.dynamic;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import mpi.Intercomm;
+import mpi.MPI;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.mpjlite.JobFailedException;
+import org.mpjlite.MpjLite;
+import org.mpjlite.dynamic.fixtures.DeadlockParent;
+import org.mpjlite.dynamic.fixtures.FailingChildParent;
+import org.mpjlite.dynamic.fixtures.MissingClassParent;
+import org.mpjlite.dynamic.fixtures.MultipleParent;
+import org.mpjlite.dynamic.fixtures.SpawnChild;
+import org.mpjlite.dynamic.fixtures.SpawnParent;
+import org.mpjlite.run.MpjRun;
+import org.mpjlite.smpdev.DeadlockException;
+import org.mpjlite.smpdev.JobResult;
+
+/**
+ * {@code Intracomm.spawn} and {@code spawnMultiple}: children run as ranks of the same job with a
+ * COMM_WORLD of their own, talk with their parents through the intercommunicator (both ways, and
+ * merged), and fail or deadlock the job like any rank.
+ */
+class SpawnTest {
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest(name = "{0} parents spawn {1} children")
+    @CsvSource({"1, 1", "1, 4", "2, 2", "3, 1", "3, 4"})
+    void childrenTalkWithTheirParentsAndHaveAWorldOfTheirOwn(int parents, int children) throws Exception {
+        Path out = dir.resolve("out.txt");
+        JobResult result = MpjLite.options().ranks(parents).timeout(Duration.ofSeconds(40))
+            .runMain(SpawnParent.class, String.valueOf(children), out.toString(), SpawnChild.class.getName());
+        assertTrue(result.succeeded(), () -> String.valueOf(result.failure()));
+        int n = parents + children;
+        assertEquals("spawned " + parents + " parents, " + children + " children, sum " + n * (n - 1) / 2,
+            Files.readString(out));
+    }
+
+    @ParameterizedTest(name = "{0} parents under mpjrun")
+    @CsvSource({"1, 2", "2, 1", "3, 2"})
+    void mpjrunResolvesTheChildOnTheParentsClassPath(int parents, int children) throws Exception {
+        Path out = dir.resolve("out.txt");
+        Outcome r = mpjrun("-np", String.valueOf(parents), "-cp", testClasses(), SpawnParent.class.getName(),
+            String.valueOf(children), out.toString(), SpawnChild.class.getName());
+        assertEquals(0, r.exitCode(), r.err());
+        int n = parents + children;
+        assertEquals("spawned " + parents + " parents, " + children + " children, sum " + n * (n - 1) / 2,
+            Files.readString(out));
+    }
+
+    @Test
+    void aSourceFileIsCompiledForTheChildren() throws Exception {
+        Path source = Path.of("src/test/java/org/mpjlite/dynamic/fixtures/SpawnChild.java").toAbsolutePath();
+        assertTrue(Files.isRegularFile(source), source::toString);
+        Path out = dir.resolve("out.txt");
+        Outcome r = mpjrun("-np", "2", "-cp", testClasses(), SpawnParent.class.getName(), "3", out.toString(),
+            source.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        assertEquals("spawned 2 parents, 3 children, sum 10", Files.readString(out));
+    }
+
+    @Test
+    void parentsRunFromTheCallersClassLoaderSpawnToo() {
+        List<Integer> sums = MpjLite.options().ranks(2).timeout(Duration.ofSeconds(40)).run(() -> {
+            MPI.Init(new String[0]);
+            Intercomm ic = MPI.COMM_WORLD.spawn(SpawnChild.class.getName(), new String[] {"one"}, 3, MPI.INFO_NULL, 1,
+                null);
+            int sum = SpawnParent.exchange(ic, 3, 1);
+            MPI.Finalize();
+            return sum;
+        });
+        assertEquals(List.of(10, 10), sums);
+    }
+
+    @Test
+    void spawnMultipleStartsEveryCommandInOneWorld() throws Exception {
+        Path out = dir.resolve("out.txt");
+        JobResult result = MpjLite.options().ranks(3).timeout(Duration.ofSeconds(40))
+            .runMain(MultipleParent.class, out.toString());
+        assertTrue(result.succeeded(), () -> String.valueOf(result.failure()));
+        assertEquals("0/3 args=1 appnum=0;1/3 args=1 appnum=0;2/3 args=3 appnum=1;", Files.readString(out));
+    }
+
+    @Test
+    void ranksThatWereNotSpawnedHaveNoParent() {
+        List<Boolean> none = MpjLite.run(3, () -> {
+            MPI.Init(new String[0]);
+            Intercomm parent = Intercomm.getParent();
+            boolean isNull = parent.isNull();
+            int universe = (Integer) MPI.COMM_WORLD.getAttr(MPI.UNIVERSE_SIZE);
+            int appnum = (Integer) MPI.COMM_WORLD.getAttr(MPI.APPNUM);
+            boolean onWorldOnly = MPI.COMM_SELF.getAttr(MPI.UNIVERSE_SIZE) == null;
+            MPI.Finalize();
+            return isNull && universe >= 3 && appnum == 0 && onWorldOnly;
+        });
+        assertEquals(List.of(true, true, true), none);
+    }
+
+    @ParameterizedTest(name = "{0} parents")
+    @CsvSource({"1", "3"})
+    void aMissingClassIsErrSpawnNamingTheCommandAtEveryParent(int parents) throws Exception {
+        Path out = dir.resolve("out.txt");
+        JobResult result = MpjLite.options().ranks(parents).runMain(MissingClassParent.class, out.toString());
+        assertTrue(result.succeeded(), () -> String.valueOf(result.failure()));
+        String message = Files.readString(out);
+        assertTrue(message.startsWith("MPI_ERR_SPAWN: spawn: cannot start 'no.such.Program'"), message);
+    }
+
+    @Test
+    void aChildThatThrowsEndsTheJobWithItsException() {
+        JobResult result = MpjLite.options().ranks(1).shutdownGrace(Duration.ofSeconds(2))
+            .runMain(FailingChildParent.class);
+        assertEquals(1, result.exitCode());
+        assertEquals(2, result.failure().rank(), "the job's rank of the child's rank 1");
+        assertInstanceOf(IllegalStateException.class, result.failure().cause());
+        assertEquals("child boom", result.failure().cause().getMessage());
+    }
+
+    @Test
+    void mpjrunExitsNonZeroWhenAChildThrows() throws Exception {
+        Outcome r = mpjrun("-np", "2", "-cp", testClasses(), FailingChildParent.class.getName());
+        assertEquals(1, r.exitCode(), r.err());
+        assertTrue(r.err().contains("child boom"), r.err());
+    }
+
+    @Test
+    void aParentAndAChildWaitingForEachOtherAreAReportedDeadlock() {
+        JobResult result = MpjLite.options().ranks(1).runMain(DeadlockParent.class);
+        assertTrue(result.failure() != null && result.failure().isDeadlock(), () -> String.valueOf(result.failure()));
+        String report = assertInstanceOf(DeadlockException.class, result.failure().cause()).getMessage();
+        assertTrue(report.contains("rank 0: recv(") && report.contains("DeadlockParent.java"), report);
+        assertTrue(report.contains("rank 1 (rank 0 of the MPI.COMM_WORLD of spawn of "
+            + "org.mpjlite.dynamic.fixtures.DeadlockChild by rank 0): recv(") && report.contains("DeadlockChild.java"),
+            report);
+        assertTrue(report.contains("cycle: "), report);
+    }
+
+    @Test
+    void spawnChecksItsArguments() {
+        JobFailedException e = assertThrows(JobFailedException.class, () -> MpjLite.run(2, () -> {
+            MPI.Init(new String[0]);
+            try {
+                MPI.COMM_WORLD.spawn(SpawnChild.class.getName(), null, 0, MPI.INFO_NULL, 0, null);
+            } catch (mpi.MPIException x) {
+                assertEquals(MPI.ERR_ARG, x.getErrorClass(), x.getMessage());
+                assertTrue(x.getMessage().contains("maxprocs is 0"), x.getMessage());
+            }
+            MPI.COMM_WORLD.spawn(SpawnChild.class.getName(), null, 1, MPI.INFO_NULL, 2, null);
+            return null;
+        }));
+        assertTrue(e.getMessage().contains("MPI_ERR_ROOT") && e.getMessage().contains("root 2"), e.getMessage());
+    }
+
+    record Outcome(int exitCode, String err) {
+    }
+
+    private static Outcome mpjrun(String... args) {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code;
+        try (PrintStream o = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+            code = MpjRun.run(args, o, e);
+        }
+        return new Outcome(code, err.toString(StandardCharsets.UTF_8));
+    }
+
+    private static String testClasses() throws Exception {
+        return Path.of(SpawnChild.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+    }
+}
