@@ -24,6 +24,7 @@ import org.mpjlite.dynamic.fixtures.DeadlockParent;
 import org.mpjlite.dynamic.fixtures.FailingChildParent;
 import org.mpjlite.dynamic.fixtures.MissingClassParent;
 import org.mpjlite.dynamic.fixtures.MultipleParent;
+import org.mpjlite.dynamic.fixtures.ShortParent;
 import org.mpjlite.dynamic.fixtures.SpawnChild;
 import org.mpjlite.dynamic.fixtures.SpawnParent;
 import org.mpjlite.run.MpjRun;
@@ -85,6 +86,16 @@ class SpawnTest {
             return sum;
         });
         assertEquals(List.of(10, 10), sums);
+    }
+
+    @ParameterizedTest(name = "{0} parents")
+    @CsvSource({"1", "2"})
+    void theJobEndsWhenItsSpawnedRanksHaveEndedToo(int parents) throws Exception {
+        Path out = dir.resolve("late");
+        JobResult result = MpjLite.options().ranks(parents).runMain(ShortParent.class, out.toString());
+        assertTrue(result.succeeded(), () -> String.valueOf(result.failure()));
+        assertEquals("child 0 of 2", Files.readString(Path.of(out + "-0")));
+        assertEquals("child 1 of 2", Files.readString(Path.of(out + "-1")));
     }
 
     @Test

@@ -39,7 +39,8 @@ public final class Job {
     /** The job's first ranks: the members of their world communicator. */
     private final World world;
     private final Transfer transfer;
-    private final WaitStrategy waitStrategy;
+    /** Chosen for the rank count: replaced when spawned ranks outnumber the cores (see {@link #addRanks}). */
+    private volatile WaitStrategy waitStrategy;
     private final BufferFactory buffers;
     private final AtomicReference<RankFailure> failure = new AtomicReference<>();
     private final java.util.concurrent.ConcurrentHashMap<Object, Object> shared =
@@ -55,8 +56,7 @@ public final class Job {
         this.config = config;
         this.buffers = BufferPools.get(config.poolStrategy(), config.storageKind());
         this.transfer = new Transfer();
-        this.waitStrategy = WaitStrategy.forMode(config.waitMode(), config.ranks(),
-            Tunables.SPIN_NANOS, Tunables.SPIN_YIELDS, Tunables.SPINS_PER_CHECK);
+        this.waitStrategy = waitStrategyFor(config.ranks());
         Rank[] first = new Rank[config.ranks()];
         for (int i = 0; i < first.length; i++) {
             first[i] = new Rank(this, i);
@@ -66,6 +66,11 @@ public final class Job {
             r.joins(world);
         }
         this.ranks = first;
+    }
+
+    private WaitStrategy waitStrategyFor(int rankCount) {
+        return WaitStrategy.forMode(config.waitMode(), rankCount, Tunables.SPIN_NANOS, Tunables.SPIN_YIELDS,
+            Tunables.SPINS_PER_CHECK);
     }
 
     /**
@@ -141,6 +146,8 @@ public final class Job {
                 r.joins(w);
             }
             ranks = grown;
+            // A wait already in progress keeps its strategy; the next waits use the one for the new count.
+            waitStrategy = waitStrategyFor(grown.length);
             return w;
         }
     }
