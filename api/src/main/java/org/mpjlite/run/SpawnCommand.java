@@ -23,10 +23,10 @@ import org.mpjlite.smpdev.Rank;
  *       loaded anew per rank from where it was found;</li>
  *   <li>{@code File.java} or {@code app.jar}: compiled in memory, or run from its manifest's
  *       {@code Main-Class}, with the spawning program's class path;</li>
- *   <li>{@code java [-cp PATH] (MainClass | File.java | -jar-less app.jar) [args...]}: the command
- *       line form; its words are split at white space (no quoting), the arguments come before
+ *   <li>{@code java [-cp PATH] (MainClass | File.java | app.jar) [args...]}: the command line
+ *       form; its words are split at white space (no quoting), the arguments come before
  *       {@code argv}, and {@code -cp} (also {@code -classpath}, {@code --class-path}) replaces the
- *       spawning program's class path.</li>
+ *       spawning program's class path. No other java option is taken.</li>
  * </ul>
  * Every spawned rank gets a class loader of its own, so its statics are its own.
  *
@@ -65,6 +65,9 @@ public final class SpawnCommand implements AutoCloseable {
         String trimmed = command.strip();
         List<String> words = trimmed.equals("java") || trimmed.startsWith("java ")
             ? Arrays.asList(trimmed.substring(4).strip().split("\\s+")) : List.of(trimmed);
+        if (words.get(0).isEmpty()) {
+            throw new UsageException("'" + command + "' names no program");
+        }
         boolean ownClasspath = CLASSPATH_OPTIONS.contains(words.get(0));
         if (!ownClasspath && words.get(0).startsWith("-")) {
             throw new UsageException("'" + words.get(0) + "' in '" + command + "': the only java option a spawn"

@@ -5,9 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,7 +24,8 @@ import org.mpjlite.dynamic.fixtures.MultipleParent;
 import org.mpjlite.dynamic.fixtures.ShortParent;
 import org.mpjlite.dynamic.fixtures.SpawnChild;
 import org.mpjlite.dynamic.fixtures.SpawnParent;
-import org.mpjlite.run.MpjRun;
+import org.mpjlite.run.Launch;
+import org.mpjlite.run.Launch.Outcome;
 import org.mpjlite.smpdev.DeadlockException;
 import org.mpjlite.smpdev.JobResult;
 
@@ -56,7 +54,7 @@ class SpawnTest {
     @CsvSource({"1, 2", "2, 1", "3, 2"})
     void mpjrunResolvesTheChildOnTheParentsClassPath(int parents, int children) throws Exception {
         Path out = dir.resolve("out.txt");
-        Outcome r = mpjrun("-np", String.valueOf(parents), "-cp", testClasses(), SpawnParent.class.getName(),
+        Outcome r = Launch.mpjrun("-np", String.valueOf(parents), "-cp", testClasses(), SpawnParent.class.getName(),
             String.valueOf(children), out.toString(), SpawnChild.class.getName());
         assertEquals(0, r.exitCode(), r.err());
         int n = parents + children;
@@ -69,7 +67,7 @@ class SpawnTest {
         Path source = Path.of("src/test/java/org/mpjlite/dynamic/fixtures/SpawnChild.java").toAbsolutePath();
         assertTrue(Files.isRegularFile(source), source::toString);
         Path out = dir.resolve("out.txt");
-        Outcome r = mpjrun("-np", "2", "-cp", testClasses(), SpawnParent.class.getName(), "3", out.toString(),
+        Outcome r = Launch.mpjrun("-np", "2", "-cp", testClasses(), SpawnParent.class.getName(), "3", out.toString(),
             source.toString());
         assertEquals(0, r.exitCode(), r.err());
         assertEquals("spawned 2 parents, 3 children, sum 10", Files.readString(out));
@@ -144,7 +142,7 @@ class SpawnTest {
 
     @Test
     void mpjrunExitsNonZeroWhenAChildThrows() throws Exception {
-        Outcome r = mpjrun("-np", "2", "-cp", testClasses(), FailingChildParent.class.getName());
+        Outcome r = Launch.mpjrun("-np", "2", "-cp", testClasses(), FailingChildParent.class.getName());
         assertEquals(1, r.exitCode(), r.err());
         assertTrue(r.err().contains("child boom"), r.err());
     }
@@ -175,19 +173,6 @@ class SpawnTest {
             return null;
         }));
         assertTrue(e.getMessage().contains("MPI_ERR_ROOT") && e.getMessage().contains("root 2"), e.getMessage());
-    }
-
-    record Outcome(int exitCode, String err) {
-    }
-
-    private static Outcome mpjrun(String... args) {
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code;
-        try (PrintStream o = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
-             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            code = MpjRun.run(args, o, e);
-        }
-        return new Outcome(code, err.toString(StandardCharsets.UTF_8));
     }
 
     private static String testClasses() throws Exception {
