@@ -74,11 +74,60 @@ class SpawnTest {
     }
 
     @Test
+    void aSourceProgramSpawnsAClassOfItsOwnFile() throws Exception {
+        Path out = dir.resolve("out.txt");
+        Path src = Files.writeString(dir.resolve("Family.java"), String.join("\n",
+            "import mpi.*;",
+            "public class Family {",
+            "    public static void main(String[] args) throws Exception {",
+            "        MPI.Init(args);",
+            "        Intercomm kids = MPI.COMM_WORLD.spawn(\"Kid\", new String[] {\"7\"}, 2, MPI.INFO_NULL, 0, null);",
+            "        int[] got = new int[1];",
+            "        kids.recv(got, 1, MPI.INT, 1, 0);",
+            "        if (MPI.COMM_WORLD.getRank() == 0) java.nio.file.Files.writeString(java.nio.file.Path.of(args[0]),",
+            "            \"kid said \" + got[0]);",
+            "        MPI.Finalize();",
+            "    }",
+            "}",
+            "class Kid {",
+            "    public static void main(String[] args) {",
+            "        MPI.Init(args);",
+            "        Intercomm parent = Intercomm.getParent();",
+            "        for (int p = 0; p < parent.getRemoteSize(); p++) {",
+            "            parent.send(new int[] {Integer.parseInt(args[0]) * 10 + MPI.COMM_WORLD.getRank()}, 1, MPI.INT, p, 0);",
+            "        }",
+            "        MPI.Finalize();",
+            "    }",
+            "}",
+            ""));
+        Outcome r = Launch.mpjrun("-np", "3", src.toString(), out.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        assertEquals("kid said 71", Files.readString(out));
+    }
+
+    @Test
+    void aCommandLineWithAnotherJavaOptionIsErrSpawn() {
+        List<String> messages = MpjLite.run(2, () -> {
+            MPI.Init(new String[0]);
+            mpi.MPIException e = assertThrows(mpi.MPIException.class, () -> MPI.COMM_WORLD.spawn(
+                "java -Xmx1g " + SpawnChild.class.getName(), null, 1, MPI.INFO_NULL, 0, null));
+            assertEquals(MPI.ERR_SPAWN, e.getErrorClass());
+            MPI.Finalize();
+            return e.getMessage();
+        });
+        for (String m : messages) {
+            assertTrue(m.contains("'-Xmx1g'") && m.contains("-cp PATH"), m);
+        }
+    }
+
+    @Test
     void parentsRunFromTheCallersClassLoaderSpawnToo() {
         List<Integer> sums = MpjLite.options().ranks(2).timeout(Duration.ofSeconds(40)).run(() -> {
             MPI.Init(new String[0]);
-            Intercomm ic = MPI.COMM_WORLD.spawn(SpawnChild.class.getName(), new String[] {"one"}, 3, MPI.INFO_NULL, 1,
-                null);
+            mpi.Info hints = new mpi.Info();
+            hints.set("wdir", "/nowhere");
+            hints.set("host", "elsewhere");
+            Intercomm ic = MPI.COMM_WORLD.spawn(SpawnChild.class.getName(), new String[] {"one"}, 3, hints, 1, null);
             int sum = SpawnParent.exchange(ic, 3, 1);
             MPI.Finalize();
             return sum;
