@@ -383,10 +383,16 @@ public abstract class Comm implements Freeable, Cloneable {
     /**
      * mpiJava: the value of attribute {@code keyval}. The predefined ones ({@code MPI.TAG_UB},
      * {@code MPI.HOST}, {@code MPI.IO}, {@code MPI.WTIME_IS_GLOBAL}) come as an {@code int[]} of one
-     * element, as mpiJava returns them; a key from {@link #createKeyval} gives the object set, or null.
+     * element, as mpiJava returns them, and so do {@code MPI.UNIVERSE_SIZE} and {@code MPI.APPNUM} on
+     * {@code COMM_WORLD} (null elsewhere, see {@link #getAttr}); a key from {@link #createKeyval}
+     * gives the object set, or null.
      */
     public Object Attr_get(int keyval) {
         Rank me = localRank("Attr_get");
+        if (keyval == MPI.UNIVERSE_SIZE || keyval == MPI.APPNUM) {
+            Integer value = DynamicProcesses.worldAttribute(me, isWorld(), keyval);
+            return value == null ? null : new int[] {value};
+        }
         if (Attributes.isPredefined(keyval)) {
             return new int[] {Attributes.predefined(keyval)};
         }

@@ -162,7 +162,9 @@ class SpawnTest {
             boolean isNull = parent.isNull();
             int universe = (Integer) MPI.COMM_WORLD.getAttr(MPI.UNIVERSE_SIZE);
             int appnum = (Integer) MPI.COMM_WORLD.getAttr(MPI.APPNUM);
-            boolean onWorldOnly = MPI.COMM_SELF.getAttr(MPI.UNIVERSE_SIZE) == null;
+            boolean onWorldOnly = MPI.COMM_SELF.getAttr(MPI.UNIVERSE_SIZE) == null
+                && MPI.COMM_WORLD.dup().getAttr(MPI.APPNUM) == null
+                && ((int[]) MPI.COMM_WORLD.Attr_get(MPI.UNIVERSE_SIZE))[0] == universe;
             MPI.Finalize();
             return isNull && universe >= 3 && appnum == 0 && onWorldOnly;
         });
