@@ -146,6 +146,26 @@ class SpawnTest {
     }
 
     @Test
+    void finalizeOfAProgramRunWithoutALauncherWaitsForItsChildren() throws Exception {
+        Path out = dir.resolve("late");
+        java.util.concurrent.atomic.AtomicReference<Object> outcome = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread main = new Thread(() -> {
+            try {
+                MPI.Init(new String[0]);
+                MPI.COMM_WORLD.spawn(org.mpjlite.dynamic.fixtures.LateChild.class.getName(), new String[] {out.toString()},
+                    2, MPI.INFO_NULL, 0, null).disconnect();
+                MPI.Finalize();
+                outcome.set(Files.readString(Path.of(out + "-0")) + ", " + Files.readString(Path.of(out + "-1")));
+            } catch (Throwable t) {
+                outcome.set(t);
+            }
+        }, "plain-main");
+        main.start();
+        main.join();
+        assertEquals("child 0 of 2, child 1 of 2", outcome.get());
+    }
+
+    @Test
     void spawnMultipleStartsEveryCommandInOneWorld() throws Exception {
         Path out = dir.resolve("out.txt");
         JobResult result = MpjLite.options().ranks(3).timeout(Duration.ofSeconds(40))

@@ -235,6 +235,19 @@ public final class Job {
         }
     }
 
+    /**
+     * Finalize of a rank of a job that no supervising thread runs (a singleton: MPI.Init without
+     * a launcher) waits until the ranks it spawned have ended: its program's return may end the
+     * JVM, whose daemon rank threads would end midway. A supervised job waits for them anyway, and
+     * spawned ranks never wait (they would wait for themselves); their own children are counted
+     * among the ranks the first one waits for.
+     */
+    void awaitSpawnedRanks(Rank rank, String call) {
+        if (!supervisor.supervises() && rank.world().isFirst()) {
+            rank.await(() -> !supervisor.ranksRunning(), call);
+        }
+    }
+
     // ---- matching contexts ------------------------------------------------------------------
 
     /**
@@ -355,7 +368,7 @@ public final class Job {
         throw signal;
     }
 
-    private void wakeAll() {
+    void wakeAll() {
         for (Rank r : ranks) {
             r.wake();
         }

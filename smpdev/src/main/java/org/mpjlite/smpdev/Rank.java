@@ -180,11 +180,13 @@ public final class Rank implements Waiter {
 
     /**
      * MPI_Finalize. What the rank leaves behind is reported first ({@link FinalizeReport}); under
-     * {@code --check}, operations still pending make it fail, with MPI still usable.
+     * {@code --check}, operations still pending make it fail, with MPI still usable. In a job no
+     * launcher runs, it waits for the ranks the job spawned ({@link Job#awaitSpawnedRanks}).
      */
     public void finish(String call) {
         checkInitialized(call);
         FinalizeReport.check(this, call);
+        job.awaitSpawnedRanks(this, call);
         lifecycle = FINALIZED;
     }
 

@@ -95,6 +95,21 @@ final class Supervisor {
         return t;
     }
 
+    /**
+     * True once {@link #run} supervises the job. A job nobody supervises (a singleton: MPI.Init
+     * without a launcher) has its spawned ranks waited for by Finalize instead ({@link Job}).
+     */
+    boolean supervises() {
+        return ranksParent != null;
+    }
+
+    /** True while a rank thread runs: for an unsupervised job, the ranks it spawned. */
+    boolean ranksRunning() {
+        synchronized (exitMonitor) {
+            return alive > 0;
+        }
+    }
+
     /** What a rank's thread runs, its result kept by the body itself. */
     @FunctionalInterface
     private interface RankBody {
@@ -135,9 +150,13 @@ final class Supervisor {
             // Buffers this thread freed and kept for reuse go back to the pool for other threads.
             job.buffers().releaseThreadCache();
             Rank.unbindCurrentThread();
+            boolean last;
             synchronized (exitMonitor) {
-                alive--;
+                last = --alive == 0;
                 exitMonitor.notifyAll();
+            }
+            if (last && !supervises()) {
+                job.wakeAll(); // a Finalize waits for the spawned ranks
             }
         }
     }
