@@ -4,13 +4,15 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.mpjlite.smpdev.Rank;
 
 /**
  * One rank's name, attributes, error handler and info hints of one communicator ({@code setName},
  * {@code setAttr}, {@code setErrhandler}, {@code setInfo}), and the
  * keys of attributes: the predefined ones ({@code MPI.TAG_UB}, {@code MPI.HOST}, {@code MPI.IO},
- * {@code MPI.WTIME_IS_GLOBAL}), which every communicator has and nobody sets, and the program's,
- * from {@link #createKeyval}.
+ * {@code MPI.WTIME_IS_GLOBAL}, {@code MPI.APPNUM}, {@code MPI.LASTUSEDCODE},
+ * {@code MPI.UNIVERSE_SIZE}), which every communicator has and nobody sets, and the program's, from
+ * {@link #createKeyval}.
  *
  * <p>Keys are numbered across the JVM, so a key made by one rank is never another rank's; a freed
  * key is never handed out again.
@@ -19,7 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * concurrent set.
  */
 final class Attributes {
-    /** Keys below this are predefined (MPI.TAG_UB is 0, MPI.WTIME_IS_GLOBAL 3). */
+    /** Keys below this are predefined (MPI.TAG_UB is 0 ... MPI.WIN_DISP_UNIT 9, Open MPI's order). */
     private static final int FIRST_USER_KEYVAL = 16;
     private static final AtomicInteger NEXT_KEYVAL = new AtomicInteger(FIRST_USER_KEYVAL);
     private static final Set<Integer> LIVE_KEYVALS = ConcurrentHashMap.newKeySet();
@@ -35,6 +37,11 @@ final class Attributes {
     /** The hints the program set ({@code setInfo}), in order; replaced, never changed in place. */
     volatile Map<String, String> hints = Map.of();
     private final Map<Integer, Object> values = new ConcurrentHashMap<>();
+    /**
+     * How many calls of each kind made without a collective ({@code iDup}, {@code createGroup} with
+     * its arguments) the rank made on the communicator: numbers them alike on every member.
+     */
+    private final Map<Object, AtomicInteger> sequences = new ConcurrentHashMap<>();
 
     // ---- keys ---------------------------------------------------------------------------------
 
@@ -58,15 +65,17 @@ final class Attributes {
     }
 
     static boolean isPredefined(int keyval) {
-        return keyval == MPI.TAG_UB || keyval == MPI.HOST || keyval == MPI.IO || keyval == MPI.WTIME_IS_GLOBAL;
+        return keyval == MPI.TAG_UB || keyval == MPI.HOST || keyval == MPI.IO || keyval == MPI.WTIME_IS_GLOBAL
+            || keyval == MPI.APPNUM || keyval == MPI.LASTUSEDCODE || keyval == MPI.UNIVERSE_SIZE;
     }
 
     /**
      * The value of a predefined attribute: the largest tag; no host rank ({@code MPI.PROC_NULL});
      * {@code MPI.ANY_SOURCE} for I/O, which MPI prescribes when every rank can do I/O; 1 for a global
-     * clock (the ranks share the JVM's).
+     * clock (the ranks share the JVM's); {@code me}'s application number and the universe's size
+     * (see {@link DynamicProcesses#appnum}); {@code MPI.ERR_LASTCODE} as the last error code.
      */
-    static int predefined(int keyval) {
+    static int predefined(int keyval, Rank me) {
         switch (keyval) {
             case MPI.TAG_UB:
                 return MPI.TAG_UB_VALUE;
@@ -76,6 +85,12 @@ final class Attributes {
                 return MPI.ANY_SOURCE;
             case MPI.WTIME_IS_GLOBAL:
                 return 1;
+            case MPI.APPNUM:
+                return DynamicProcesses.appnum(me);
+            case MPI.LASTUSEDCODE:
+                return MPI.ERR_LASTCODE;
+            case MPI.UNIVERSE_SIZE:
+                return DynamicProcesses.universeSize(me);
             default:
                 throw new IllegalArgumentException("not a predefined keyval: " + keyval);
         }
@@ -89,6 +104,11 @@ final class Attributes {
     }
 
     // ---- one communicator's values ------------------------------------------------------------
+
+    /** The number of this rank's call of {@code kind} on the communicator: 0, then 1... */
+    int next(Object kind) {
+        return sequences.computeIfAbsent(kind, k -> new AtomicInteger()).getAndIncrement();
+    }
 
     /** The program's value under {@code keyval}, or null. */
     Object get(String call, int keyval) {

@@ -207,21 +207,21 @@ final class DynamicProcesses {
     }
 
     /**
-     * The {@code COMM_WORLD} attributes of dynamic processes: {@code MPI.UNIVERSE_SIZE}, the ranks
-     * that can usefully run (the processors of the JVM, or the job's first ranks if more: spawning
-     * more only adds threads); {@code MPI.APPNUM}, the command's index in the spawn that started
-     * the rank (0 for the job's first ranks). Null on other communicators, as MPI says.
+     * {@code MPI.APPNUM} of {@code me}: the index of its command in the spawn that started it, 0 for
+     * the job's first ranks.
      */
-    static Integer worldAttribute(Rank me, boolean isWorld, int keyval) {
-        if (!isWorld) {
-            return null;
-        }
-        if (keyval == MPI.UNIVERSE_SIZE) {
-            return Math.max(Runtime.getRuntime().availableProcessors(), me.job().world().size());
-        }
+    static int appnum(Rank me) {
         World world = me.world();
         ParentLink link = world.isFirst() ? null : me.job().shared(new LinkKey(world.context()), k -> null);
         return link == null ? 0 : link.appnums()[world.members().indexOf(me)];
+    }
+
+    /**
+     * {@code MPI.UNIVERSE_SIZE}: the ranks that can usefully run, as Open MPI counts its slots: the
+     * JVM's processors, or the job's first ranks if more. Spawning beyond it only adds threads.
+     */
+    static int universeSize(Rank me) {
+        return Math.max(Runtime.getRuntime().availableProcessors(), me.job().world().size());
     }
 
     // ---- ports and names ----------------------------------------------------------------------

@@ -51,11 +51,6 @@ public class Intracomm extends Comm {
         boolean isPredefined() {
             return true;
         }
-
-        @Override
-        boolean isWorld() {
-            return true;
-        }
     }
 
     /** Names the predefined communicators' contexts in the job's reports. For the runtime. */
@@ -437,5 +432,107 @@ public class Intracomm extends Comm {
 
     public final Request iExScan(Object buf, int count, Datatype type, Op op) {
         return CollectiveCalls.scan(this, "iExScan", true, null, 0, buf, 0, count, type, op, true, true);
+    }
+
+    // ---- distributed graphs (Open MPI; DistGraphTopology) ------------------------------------
+
+    /**
+     * MPI_Dist_graph_create with weights: node {@code sources[i]} has {@code degrees[i]} edges, to
+     * the next {@code degrees[i]} entries of {@code destinations}, weighted by the same entries of
+     * {@code weights}; any rank may give any edge. Every rank of this communicator is a member of
+     * the new one, with the same rank ({@code reorder} and {@code info} are ignored). Collective.
+     */
+    public final GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations, int[] weights, Info info,
+                                           boolean reorder) {
+        return distGraph(sources, degrees, destinations, weights, true);
+    }
+
+    /** MPI_Dist_graph_create without weights (MPI_UNWEIGHTED): as the weighted form. Collective. */
+    public final GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations, Info info,
+                                           boolean reorder) {
+        return distGraph(sources, degrees, destinations, null, false);
+    }
+
+    private GraphComm distGraph(int[] sources, int[] degrees, int[] destinations, int[] weights, boolean weighted) {
+        String call = "createDistGraph";
+        try {
+            DistGraphTopology t = DistGraphTopology.gathered(call, this, sources, degrees, destinations, weights,
+                weighted);
+            return GraphComm.createDist(this, call, t);
+        } catch (MPIException e) {
+            throw raise(e);
+        }
+    }
+
+    /**
+     * MPI_Dist_graph_create_adjacent with weights: the caller receives from {@code sources} and sends
+     * to {@code destinations}, in that order, with those weights; the ranks must agree (an edge from
+     * a to b is in a's destinations and in b's sources). Every rank of this communicator is a member
+     * of the new one, with the same rank ({@code reorder} and {@code info} are ignored). Collective.
+     */
+    public final GraphComm createDistGraphAdjacent(int[] sources, int[] sourceWeights, int[] destinations,
+                                                   int[] destWeights, Info info, boolean reorder) {
+        return distGraphAdjacent(sources, sourceWeights, destinations, destWeights, true);
+    }
+
+    /** MPI_Dist_graph_create_adjacent without weights (MPI_UNWEIGHTED). Collective. */
+    public final GraphComm createDistGraphAdjacent(int[] sources, int[] destinations, Info info, boolean reorder) {
+        return distGraphAdjacent(sources, null, destinations, null, false);
+    }
+
+    private GraphComm distGraphAdjacent(int[] sources, int[] sourceWeights, int[] destinations, int[] destWeights,
+                                        boolean weighted) {
+        String call = "createDistGraphAdjacent";
+        try {
+            DistGraphTopology t = DistGraphTopology.adjacent(call, size(rank(call)), sources, sourceWeights,
+                destinations, destWeights, weighted);
+            return GraphComm.createDist(this, call, t);
+        } catch (MPIException e) {
+            throw raise(e);
+        }
+    }
+
+    // ---- non-blocking duplication, splitType, createGroup (Open MPI) -------------------------
+
+    /** MPI_Comm_idup (see {@link Comm#iDup}): a duplicate with this one's attributes, at once. */
+    @Override
+    public Intracomm iDup() {
+        try {
+            Rank me = rank("iDup");
+            return withAttributesOf(me, created(ContextAgreement.duplicate(this, me, "iDup")));
+        } catch (MPIException e) {
+            throw raise(e);
+        }
+    }
+
+    /**
+     * MPI_Comm_split_type: {@code Comm.TYPE_SHARED} gives the ranks that share memory, which here
+     * is every rank of this communicator, ordered by {@code key} (ties by rank);
+     * {@code MPI.UNDEFINED} gives a null communicator ({@code isNull()}). {@code info} is ignored.
+     * Collective.
+     */
+    public final Intracomm splitType(int splitType, int key, Info info) {
+        String call = "splitType";
+        if (splitType != TYPE_SHARED && splitType != MPI.UNDEFINED) {
+            throw raise(new MPIException(MPI.ERR_ARG, call + ": split type " + splitType + " is not Comm.TYPE_SHARED ("
+                + TYPE_SHARED + ") or MPI.UNDEFINED"));
+        }
+        return orNull(created(CommCreation.split(this, call, splitType == MPI.UNDEFINED ? MPI.UNDEFINED : 0, key,
+            ".splitType(TYPE_SHARED)")));
+    }
+
+    /**
+     * MPI_Comm_create_group: a communicator of the ranks of {@code group}, in its order, made by
+     * them alone (the other ranks of this communicator do not call it); {@code tag} tells apart
+     * calls that the same ranks make at the same time. A caller not in the group gets a null
+     * communicator ({@code isNull()}) at once, as MPI specifies. Collective over the group.
+     */
+    public final Intracomm createGroup(Group group, int tag) {
+        try {
+            CommCreation.Result r = ContextAgreement.group(this, "createGroup", group, tag);
+            return r == null ? nullComm() : inheriting(new Intracomm(r));
+        } catch (MPIException e) {
+            throw raise(e);
+        }
     }
 }

@@ -62,10 +62,16 @@ public final class MPI {
     public static final int HOST = 1;
     public static final int IO = 2;
     public static final int WTIME_IS_GLOBAL = 3;
-    /** On COMM_WORLD: the index of the rank's command in the spawn that started it (Open MPI's value). */
+    /** The index of the rank's command in the spawn that started it; 0 for the job's first ranks. */
     public static final int APPNUM = 4;
-    /** On COMM_WORLD: how many ranks can usefully run (Open MPI's value; see {@code Comm.getAttr}). */
+    /** The largest error code: {@code MPI.ERR_LASTCODE} (programs add no codes). */
+    public static final int LASTUSEDCODE = 5;
+    /** How many ranks can usefully run: the JVM's processors, or the job's first ranks if more. */
     public static final int UNIVERSE_SIZE = 6;
+    /** Window attributes ({@code Win.getAttr}): the memory, its size in bytes, the displacement unit. */
+    public static final int WIN_BASE = 7;
+    public static final int WIN_SIZE = 8;
+    public static final int WIN_DISP_UNIT = 9;
     /** What no key from {@code createKeyval} is. */
     public static final int KEYVAL_INVALID = -1;
 
@@ -95,6 +101,26 @@ public final class MPI {
      */
     public static final Status EMPTY_STATUS = new Status();
 
+    /** The longest name of a communicator or datatype in C MPI (Open MPI's value); names here are not cut. */
+    public static final int MAX_OBJECT_NAME = 64;
+
+    // ---- array orders and distributions of C MPI's darray/subarray types (Open MPI's values) ---
+    public static final int ORDER_C = 0;
+    public static final int ORDER_FORTRAN = 1;
+    public static final int DISTRIBUTE_BLOCK = 0;
+    public static final int DISTRIBUTE_CYCLIC = 1;
+    public static final int DISTRIBUTE_NONE = 2;
+    public static final int DISTRIBUTE_DFLT_DARG = -1;
+
+    // ---- one-sided communication (Win): assertions and lock types, with Open MPI's values -------
+    public static final int MODE_NOCHECK = 1;
+    public static final int MODE_NOPRECEDE = 2;
+    public static final int MODE_NOPUT = 4;
+    public static final int MODE_NOSTORE = 8;
+    public static final int MODE_NOSUCCEED = 16;
+    public static final int LOCK_EXCLUSIVE = 1;
+    public static final int LOCK_SHARED = 2;
+
     // ---- error classes ------------------------------------------------------------------------
     public static final int SUCCESS = ErrorClass.SUCCESS;
     public static final int ERR_BUFFER = ErrorClass.ERR_BUFFER;
@@ -116,35 +142,49 @@ public final class MPI {
     public static final int ERR_INTERN = ErrorClass.ERR_INTERN;
     public static final int ERR_IN_STATUS = ErrorClass.ERR_IN_STATUS;
     public static final int ERR_PENDING = ErrorClass.ERR_PENDING;
+    public static final int ERR_ASSERT = ErrorClass.ERR_ASSERT;
+    public static final int ERR_BASE = ErrorClass.ERR_BASE;
+    public static final int ERR_DISP = ErrorClass.ERR_DISP;
     public static final int ERR_KEYVAL = ErrorClass.ERR_KEYVAL;
+    public static final int ERR_LOCKTYPE = ErrorClass.ERR_LOCKTYPE;
     public static final int ERR_NO_MEM = ErrorClass.ERR_NO_MEM;
     public static final int ERR_NOT_SAME = ErrorClass.ERR_NOT_SAME;
+    public static final int ERR_RMA_CONFLICT = ErrorClass.ERR_RMA_CONFLICT;
+    public static final int ERR_RMA_SYNC = ErrorClass.ERR_RMA_SYNC;
+    public static final int ERR_SIZE = ErrorClass.ERR_SIZE;
     public static final int ERR_UNSUPPORTED_OPERATION = ErrorClass.ERR_UNSUPPORTED_OPERATION;
+    public static final int ERR_WIN = ErrorClass.ERR_WIN;
+    /** MPI_ERR_RMA_RANGE, which Open MPI's Java binding does not name: target memory outside the window. */
+    public static final int ERR_RMA_RANGE = ErrorClass.ERR_RMA_RANGE;
+    /** MPI_ERR_RMA_ATTACH, which Open MPI's Java binding does not name: memory cannot be attached or detached. */
+    public static final int ERR_RMA_ATTACH = ErrorClass.ERR_RMA_ATTACH;
     public static final int ERR_NAME = ErrorClass.ERR_NAME;
     public static final int ERR_PORT = ErrorClass.ERR_PORT;
     public static final int ERR_SERVICE = ErrorClass.ERR_SERVICE;
     public static final int ERR_SPAWN = ErrorClass.ERR_SPAWN;
     public static final int ERR_PROC_ABORTED = ErrorClass.ERR_PROC_ABORTED;
     public static final int ERR_LASTCODE = ErrorClass.ERR_LASTCODE;
-    // Info and I/O error classes, with Open MPI 5's values (the same numbering as ErrorClass).
-    public static final int ERR_ACCESS = 20;
-    public static final int ERR_AMODE = 21;
-    public static final int ERR_BAD_FILE = 23;
-    public static final int ERR_CONVERSION = 25;
-    public static final int ERR_DUP_DATAREP = 27;
-    public static final int ERR_FILE_EXISTS = 28;
-    public static final int ERR_FILE_IN_USE = 29;
-    public static final int ERR_FILE = 30;
-    public static final int ERR_INFO_KEY = 31;
-    public static final int ERR_INFO_NOKEY = 32;
-    public static final int ERR_INFO_VALUE = 33;
-    public static final int ERR_INFO = 34;
-    public static final int ERR_IO = 35;
-    public static final int ERR_NO_SPACE = 41;
-    public static final int ERR_NO_SUCH_FILE = 42;
-    public static final int ERR_QUOTA = 44;
-    public static final int ERR_READ_ONLY = 45;
-    public static final int ERR_UNSUPPORTED_DATAREP = 51;
+    /** Open MPI's out-of-resources class (its value, -2); no call here raises it. */
+    public static final int ERR_SYSRESOURCE = -2;
+    // Info and I/O error classes.
+    public static final int ERR_ACCESS = ErrorClass.ERR_ACCESS;
+    public static final int ERR_AMODE = ErrorClass.ERR_AMODE;
+    public static final int ERR_BAD_FILE = ErrorClass.ERR_BAD_FILE;
+    public static final int ERR_CONVERSION = ErrorClass.ERR_CONVERSION;
+    public static final int ERR_DUP_DATAREP = ErrorClass.ERR_DUP_DATAREP;
+    public static final int ERR_FILE_EXISTS = ErrorClass.ERR_FILE_EXISTS;
+    public static final int ERR_FILE_IN_USE = ErrorClass.ERR_FILE_IN_USE;
+    public static final int ERR_FILE = ErrorClass.ERR_FILE;
+    public static final int ERR_INFO_KEY = ErrorClass.ERR_INFO_KEY;
+    public static final int ERR_INFO_NOKEY = ErrorClass.ERR_INFO_NOKEY;
+    public static final int ERR_INFO_VALUE = ErrorClass.ERR_INFO_VALUE;
+    public static final int ERR_INFO = ErrorClass.ERR_INFO;
+    public static final int ERR_IO = ErrorClass.ERR_IO;
+    public static final int ERR_NO_SPACE = ErrorClass.ERR_NO_SPACE;
+    public static final int ERR_NO_SUCH_FILE = ErrorClass.ERR_NO_SUCH_FILE;
+    public static final int ERR_QUOTA = ErrorClass.ERR_QUOTA;
+    public static final int ERR_READ_ONLY = ErrorClass.ERR_READ_ONLY;
+    public static final int ERR_UNSUPPORTED_DATAREP = ErrorClass.ERR_UNSUPPORTED_DATAREP;
 
     // ---- info objects (see Info) --------------------------------------------------------------
     /** Keys are shorter than this (Open MPI's MPI_MAX_INFO_KEY). */
@@ -208,6 +248,10 @@ public final class MPI {
     public static final Datatype LONG_INT = Datatype.LONG_INT;
     public static final Datatype FLOAT_INT = Datatype.FLOAT_INT;
     public static final Datatype DOUBLE_INT = Datatype.DOUBLE_INT;
+    /** A complex number of two floats, real then imaginary part ({@link FloatComplex}); SUM and PROD reduce it. */
+    public static final Datatype FLOAT_COMPLEX = Datatype.FLOAT_COMPLEX;
+    /** A complex number of two doubles, real then imaginary part ({@link DoubleComplex}); SUM and PROD reduce it. */
+    public static final Datatype DOUBLE_COMPLEX = Datatype.DOUBLE_COMPLEX;
     /** The pair types of MAXLOC and MINLOC as {@link Struct}s, to fill and read byte buffers (Open MPI). */
     public static final Int2 int2 = Int2.INSTANCE;
     public static final ShortInt shortInt = ShortInt.INSTANCE;
@@ -250,7 +294,8 @@ public final class MPI {
 
     private static final long EPOCH = System.nanoTime();
 
-    private MPI() {
+    /** Open MPI Java declares a public constructor; everything here is static. */
+    public MPI() {
     }
 
     /** This copy's rank, or the calling thread's; null outside any job. */
@@ -258,7 +303,7 @@ public final class MPI {
         return BOUND != null ? BOUND : Rank.current();
     }
 
-    private static Rank initializedRank(String call) {
+    static Rank initializedRank(String call) {
         Rank r = currentRank();
         if (r == null) {
             throw new MPIException(ERR_OTHER, call + ": MPI is not initialized (call MPI.Init first)");
@@ -585,5 +630,16 @@ public final class MPI {
 
     public static DoubleBuffer slice(double[] buf, int offset) {
         return DoubleBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+
+    // ---- profiling --------------------------------------------------------------------------
+
+    /**
+     * MPI_Pcontrol: tells a profiling library what to record ({@code level} 0: nothing, 1: the
+     * default, 2 and more: more detail). MPJ Lite has no profiling layer, so this does nothing, as
+     * MPI specifies for an implementation without one; it may be called before Init.
+     */
+    public static void pControl(int level, Object obj) {
+        // No profiling layer: MPI defines Pcontrol as a no-op then.
     }
 }

@@ -25,14 +25,42 @@ public final class ErrorClass {
     public static final int ERR_INTERN = 17;
     public static final int ERR_IN_STATUS = 18;
     public static final int ERR_PENDING = 19;
+    public static final int ERR_ACCESS = 20;
+    public static final int ERR_AMODE = 21;
+    public static final int ERR_ASSERT = 22;
+    public static final int ERR_BAD_FILE = 23;
+    public static final int ERR_BASE = 24;
+    public static final int ERR_CONVERSION = 25;
+    public static final int ERR_DISP = 26;
+    public static final int ERR_DUP_DATAREP = 27;
+    public static final int ERR_FILE_EXISTS = 28;
+    public static final int ERR_FILE_IN_USE = 29;
+    public static final int ERR_FILE = 30;
+    public static final int ERR_INFO_KEY = 31;
+    public static final int ERR_INFO_NOKEY = 32;
+    public static final int ERR_INFO_VALUE = 33;
+    public static final int ERR_INFO = 34;
+    public static final int ERR_IO = 35;
     public static final int ERR_KEYVAL = 36;
+    public static final int ERR_LOCKTYPE = 37;
     public static final int ERR_NAME = 38;
     public static final int ERR_NO_MEM = 39;
     public static final int ERR_NOT_SAME = 40;
+    public static final int ERR_NO_SPACE = 41;
+    public static final int ERR_NO_SUCH_FILE = 42;
     public static final int ERR_PORT = 43;
+    public static final int ERR_QUOTA = 44;
+    public static final int ERR_READ_ONLY = 45;
+    public static final int ERR_RMA_CONFLICT = 46;
+    public static final int ERR_RMA_SYNC = 47;
     public static final int ERR_SERVICE = 48;
+    public static final int ERR_SIZE = 49;
     public static final int ERR_SPAWN = 50;
+    public static final int ERR_UNSUPPORTED_DATAREP = 51;
     public static final int ERR_UNSUPPORTED_OPERATION = 52;
+    public static final int ERR_WIN = 53;
+    public static final int ERR_RMA_RANGE = 68;
+    public static final int ERR_RMA_ATTACH = 69;
     public static final int ERR_PROC_ABORTED = 74;
     public static final int ERR_LASTCODE = 92;
 
@@ -63,14 +91,43 @@ public final class ErrorClass {
         define(ERR_IN_STATUS, "MPI_ERR_IN_STATUS", "error code is in the status");
         define(ERR_PENDING, "MPI_ERR_PENDING", "pending request");
         define(ERR_KEYVAL, "MPI_ERR_KEYVAL", "invalid attribute key");
-        define(ERR_NAME, "MPI_ERR_NAME", "no service published under the name given to lookupName");
         define(ERR_NO_MEM, "MPI_ERR_NO_MEM", "out of memory");
-        define(ERR_PORT, "MPI_ERR_PORT", "invalid port name (not open in this job)");
-        define(ERR_SERVICE, "MPI_ERR_SERVICE", "invalid service name (not published, or published already)");
-        define(ERR_SPAWN, "MPI_ERR_SPAWN", "could not spawn the processes (the command cannot be found or loaded)");
         define(ERR_NOT_SAME, "MPI_ERR_NOT_SAME", "collective call not the same on all ranks (order, root, count or"
             + " operation)");
         define(ERR_UNSUPPORTED_OPERATION, "MPI_ERR_UNSUPPORTED_OPERATION", "operation not supported");
+        define(ERR_ASSERT, "MPI_ERR_ASSERT", "invalid assert argument (of a window synchronization call)");
+        define(ERR_BASE, "MPI_ERR_BASE", "invalid base address or memory of a window");
+        define(ERR_DISP, "MPI_ERR_DISP", "invalid displacement argument (or displacement unit)");
+        define(ERR_LOCKTYPE, "MPI_ERR_LOCKTYPE", "invalid lock type");
+        define(ERR_RMA_CONFLICT, "MPI_ERR_RMA_CONFLICT", "conflicting accesses to a window");
+        define(ERR_RMA_SYNC, "MPI_ERR_RMA_SYNC", "wrong synchronization of RMA calls (no epoch open, or the wrong"
+            + " one)");
+        define(ERR_SIZE, "MPI_ERR_SIZE", "invalid size argument");
+        define(ERR_WIN, "MPI_ERR_WIN", "invalid window");
+        define(ERR_RMA_RANGE, "MPI_ERR_RMA_RANGE", "target memory is not part of the window");
+        define(ERR_RMA_ATTACH, "MPI_ERR_RMA_ATTACH", "memory cannot be attached to (or detached from) the window");
+        define(ERR_ACCESS, "MPI_ERR_ACCESS", "permission denied for the file access");
+        define(ERR_AMODE, "MPI_ERR_AMODE", "invalid file access mode");
+        define(ERR_BAD_FILE, "MPI_ERR_BAD_FILE", "invalid file name");
+        define(ERR_CONVERSION, "MPI_ERR_CONVERSION", "data conversion failed");
+        define(ERR_DUP_DATAREP, "MPI_ERR_DUP_DATAREP", "data representation already defined");
+        define(ERR_FILE_EXISTS, "MPI_ERR_FILE_EXISTS", "file exists");
+        define(ERR_FILE_IN_USE, "MPI_ERR_FILE_IN_USE", "file in use");
+        define(ERR_FILE, "MPI_ERR_FILE", "invalid file handle");
+        define(ERR_INFO_KEY, "MPI_ERR_INFO_KEY", "info key too long or empty");
+        define(ERR_INFO_NOKEY, "MPI_ERR_INFO_NOKEY", "info key not defined");
+        define(ERR_INFO_VALUE, "MPI_ERR_INFO_VALUE", "info value too long or empty");
+        define(ERR_INFO, "MPI_ERR_INFO", "invalid info object");
+        define(ERR_IO, "MPI_ERR_IO", "I/O error");
+        define(ERR_NAME, "MPI_ERR_NAME", "service name not published");
+        define(ERR_NO_SPACE, "MPI_ERR_NO_SPACE", "no space left on the device");
+        define(ERR_NO_SUCH_FILE, "MPI_ERR_NO_SUCH_FILE", "no such file");
+        define(ERR_PORT, "MPI_ERR_PORT", "invalid port name");
+        define(ERR_QUOTA, "MPI_ERR_QUOTA", "quota exceeded");
+        define(ERR_READ_ONLY, "MPI_ERR_READ_ONLY", "file is read-only");
+        define(ERR_SERVICE, "MPI_ERR_SERVICE", "service not published");
+        define(ERR_SPAWN, "MPI_ERR_SPAWN", "processes could not be spawned");
+        define(ERR_UNSUPPORTED_DATAREP, "MPI_ERR_UNSUPPORTED_DATAREP", "unsupported data representation");
         define(ERR_PROC_ABORTED, "MPI_ERR_PROC_ABORTED", "another rank of the job failed or aborted");
     }
 
@@ -97,8 +154,8 @@ public final class ErrorClass {
 
     /**
      * What an error class means, as MPI_Error_string gives it: {@code "MPI_ERR_TRUNCATE: message
-     * truncated: longer than the receive buffer"}. Valid codes that MPJ Lite never raises (MPI's
-     * one-sided and I/O classes) read {@code "MPI_ERR_<n>: error class <n>"}.
+     * truncated: longer than the receive buffer"}. Valid codes that name no
+     * class here read {@code "MPI_ERR_<n>: error class <n>"}.
      */
     public static String text(int errorClass) {
         if (!isValid(errorClass)) {
