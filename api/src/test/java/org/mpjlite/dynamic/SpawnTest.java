@@ -18,6 +18,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.mpjlite.JobFailedException;
 import org.mpjlite.MpjLite;
 import org.mpjlite.dynamic.fixtures.DeadlockParent;
+import org.mpjlite.dynamic.fixtures.FailingChild;
 import org.mpjlite.dynamic.fixtures.FailingChildParent;
 import org.mpjlite.dynamic.fixtures.MissingClassParent;
 import org.mpjlite.dynamic.fixtures.MultipleParent;
@@ -208,13 +209,15 @@ class SpawnTest {
         assertEquals(2, result.failure().rank(), "the job's rank of the child's rank 1");
         assertInstanceOf(IllegalStateException.class, result.failure().cause());
         assertEquals("child boom", result.failure().cause().getMessage());
+        assertEquals("rank 2 (rank 1 of the MPI.COMM_WORLD of spawn of " + FailingChild.class.getName()
+            + " by rank 0) failed: java.lang.IllegalStateException: child boom", result.failure().describe());
     }
 
     @Test
     void mpjrunExitsNonZeroWhenAChildThrows() throws Exception {
         Outcome r = Launch.mpjrun("-np", "2", "-cp", testClasses(), FailingChildParent.class.getName());
         assertEquals(1, r.exitCode(), r.err());
-        assertTrue(r.err().contains("child boom"), r.err());
+        assertTrue(r.err().contains("child boom") && r.err().contains("rank 1 of the MPI.COMM_WORLD of spawn of"), r.err());
     }
 
     @Test

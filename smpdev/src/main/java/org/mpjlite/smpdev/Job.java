@@ -355,7 +355,9 @@ public final class Job {
         int code = cause instanceof AbortSignal ? ((AbortSignal) cause).code()
             : cause instanceof StuckJobException ? ((StuckJobException) cause).exitCode()
             : RankFailure.EXCEPTION_EXIT_CODE;
-        if (failure.compareAndSet(null, new RankFailure(rank, cause, code))) {
+        Rank[] now = ranks;
+        String who = rank >= 0 && rank < now.length ? now[rank].toString() : "rank " + rank;
+        if (failure.compareAndSet(null, new RankFailure(rank, cause, code, who))) {
             wakeAll();
             supervisor.jobFailed();
         }
