@@ -167,6 +167,28 @@ class SpawnTest {
     }
 
     @Test
+    void aProgramRunWithoutALauncherDeadlockedWithItsChildGetsTheReport() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<Throwable> outcome = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread main = new Thread(() -> {
+            try {
+                MPI.Init(new String[0]);
+                Intercomm ic = MPI.COMM_WORLD.spawn(org.mpjlite.dynamic.fixtures.DeadlockChild.class.getName(), null, 1,
+                    MPI.INFO_NULL, 0, null);
+                ic.recv(new int[1], 1, MPI.INT, 0, 7);
+            } catch (Throwable t) {
+                outcome.set(t);
+            }
+        }, "plain-main");
+        main.start();
+        main.join();
+        mpi.MPIException e = assertInstanceOf(mpi.MPIException.class, outcome.get());
+        assertEquals(MPI.ERR_PROC_ABORTED, e.getErrorClass(), e.getMessage());
+        String report = assertInstanceOf(DeadlockException.class, e.getCause()).getMessage();
+        assertTrue(report.contains("rank 0: recv(") && report.contains("rank 1 (rank 0 of the MPI.COMM_WORLD of spawn"),
+            report);
+    }
+
+    @Test
     void spawnMultipleStartsEveryCommandInOneWorld() throws Exception {
         Path out = dir.resolve("out.txt");
         JobResult result = MpjLite.options().ranks(3).timeout(Duration.ofSeconds(40))

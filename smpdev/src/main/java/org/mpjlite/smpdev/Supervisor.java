@@ -34,11 +34,16 @@ final class Supervisor {
     /** Every rank thread started, the first ranks' and spawned ones', to interrupt on failure. */
     private final List<Thread> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
     /**
-     * The thread group every rank's group is made in: the supervising thread's. Not the spawning
-     * rank's, or a spawned rank's threads would count as threads of its parent rank. Written before
-     * the first rank thread starts, which orders it for the ranks that spawn.
+     * The thread group every rank's group is made in: the supervising thread's (else the group of
+     * the thread that first spawned). Not the spawning rank's, or a spawned rank's threads would
+     * count as threads of its parent rank. Written before the first rank thread starts (in
+     * {@link #run}, or under the exit monitor in {@link #startLate}), which orders it for them.
      */
     private ThreadGroup ranksParent;
+    /** True once {@link #run} supervises the job. */
+    private volatile boolean supervising;
+    /** An unsupervised job's ranks are watched by a thread of their own; guarded by {@link #exitMonitor}. */
+    private boolean watching;
 
     Supervisor(Job job) {
         this.job = job;
@@ -51,6 +56,7 @@ final class Supervisor {
         Object[] results = new Object[n];
         Thread[] first = new Thread[n];
         ranksParent = Thread.currentThread().getThreadGroup();
+        supervising = true;
         synchronized (exitMonitor) {
             alive += n;
         }
@@ -72,15 +78,47 @@ final class Supervisor {
     }
 
     /**
-     * Starts a rank added while the job runs, on the calling (spawning) thread. Without a
-     * supervising thread (a job whose ranks the caller drives, or a singleton) the rank still runs
-     * and its failure still fails the job, but nobody waits for it.
+     * Starts a rank added while the job runs, on the calling (spawning) thread. A job nobody
+     * supervises (a singleton: MPI.Init without a launcher) gets a watching thread while ranks it
+     * spawned run: the deadlock detector and time limit of {@link #run}, so that a spawned rank and
+     * its parent waiting for each other end with a report there too.
      */
     void startLate(Rank rank, RankTask task) {
+        boolean watch;
         synchronized (exitMonitor) {
             alive++;
+            if (ranksParent == null) {
+                ranksParent = Thread.currentThread().getThreadGroup();
+            }
+            watch = !supervising && !watching;
+            watching |= watch;
         }
         rankThread(rank, () -> task.run(rank)).start();
+        if (watch) {
+            Thread watcher = new Thread(ranksParent, this::watchSpawnedRanks, "mpjlite-supervisor");
+            watcher.setDaemon(true);
+            watcher.start();
+        }
+    }
+
+    /** The watching thread of an unsupervised job: supervises until no spawned rank runs. */
+    private void watchSpawnedRanks() {
+        try {
+            while (true) {
+                awaitEnd();
+                synchronized (exitMonitor) {
+                    if (alive == 0 || job.failed()) {
+                        watching = false;
+                        return;
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            // a daemon interrupted by nobody but a JVM on its way out: nothing is left to watch
+            synchronized (exitMonitor) {
+                watching = false;
+            }
+        }
     }
 
     /** A daemon thread that runs {@code body} as {@code rank}, in the rank's own thread group. */
@@ -100,7 +138,7 @@ final class Supervisor {
      * without a launcher) has its spawned ranks waited for by Finalize instead ({@link Job}).
      */
     boolean supervises() {
-        return ranksParent != null;
+        return supervising;
     }
 
     /** True while a rank thread runs: for an unsupervised job, the ranks it spawned. */
