@@ -56,16 +56,16 @@ public final class Info implements Freeable, Cloneable {
     }
 
     /**
-     * {@code MPI.INFO_NULL}. For the runtime: public because {@code mpjrun} loads {@code MPI} once
-     * per rank, in another runtime package than this class, where package access fails.
+     * {@code MPI.INFO_NULL}. Public only because {@code MPI}, defined in each rank's own class loader,
+     * cannot reach package-private members of this class; not part of the MPI API.
      */
     public static Info nullInfo() {
         return new Info(Kind.NULL, null);
     }
 
     /**
-     * {@code MPI.INFO_ENV} of a rank (null: of the calling thread's rank), computed when read. For the
-     * runtime (public: see {@link #nullInfo}).
+     * {@code MPI.INFO_ENV} of a rank (null: of the calling thread's rank), computed when read. Public
+     * for {@code MPI} (see {@link #nullInfo}).
      */
     public static Info env(Rank rank) {
         return new Info(Kind.ENV, rank);
@@ -73,7 +73,7 @@ public final class Info implements Freeable, Cloneable {
 
     /**
      * Remembers what {@code MPI.Init} of {@code rank} was given, for {@code INFO_ENV}: the class that
-     * called it and the program's arguments. For the runtime (public: see {@link #nullInfo}).
+     * called it and the program's arguments. Public for {@code MPI} (see {@link #nullInfo}).
      */
     public static void recordInit(Rank rank, Class<?> caller, String[] args) {
         String argv = args == null ? "" : String.join(" ", args);

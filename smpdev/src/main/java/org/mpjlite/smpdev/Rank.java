@@ -292,6 +292,11 @@ public final class Rank implements Waiter {
     }
 
     @Override
+    public void parking(Object token) {
+        ((BlockedCall) token).countPark();
+    }
+
+    @Override
     public void leaveBlocked(Object token) {
         BlockedCall b = (BlockedCall) token;
         blocked.remove(b.thread(), b);
