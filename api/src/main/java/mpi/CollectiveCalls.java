@@ -7,6 +7,7 @@ import org.mpjlite.smpdev.collective.InterCollectives;
 import org.mpjlite.smpdev.collective.Reduction;
 import org.mpjlite.smpdev.collective.Team;
 import org.mpjlite.smpdev.data.BasicType;
+import org.mpjlite.smpdev.diag.Tracer;
 
 /**
  * The front of every collective call of both dialects (mpiJava's {@code Allreduce} on
@@ -54,6 +55,13 @@ final class CollectiveCalls {
         /** The root as the program gave it on an intercommunicator ({@code root=MPI.ROOT}), or null. */
         private String root;
         final Comm comm;
+        /** The rank's trace, or null; and when the call started. */
+        private final Tracer tracer;
+        private final long start;
+        /** The root of a rooted collective, for the trace; -1 for none. */
+        int tracedRoot = -1;
+        /** The bytes of the rank's part when counts differ per rank (the v variants), for the trace; else -1. */
+        private long bytes = -1;
 
         Invocation(Comm comm, String name, boolean nonBlocking) {
             this.comm = comm;
@@ -72,15 +80,31 @@ final class CollectiveCalls {
                 this.peers = size;
             }
             this.request = nonBlocking ? new CollectiveRequest(me) : null;
+            this.tracer = me.tracer();
+            this.start = tracer == null ? 0 : tracer.now();
         }
 
+        /**
+         * The call's result, once the engine has returned (a blocking call is complete): records the
+         * call's slice in the trace, with the count and datatype shown (none for counts per rank).
+         */
         Request result() {
+            if (tracer != null) {
+                boolean shown = count >= 0 && type != null;
+                tracer.call(name, start, true, comm.toString(), tracedRoot, Integer.MIN_VALUE, shown ? count : -1,
+                    type == null ? null : type.toString(), shown ? type.map.size() * count : bytes);
+            }
             if (request == null) {
                 return null;
             }
             Request r = new Request(me, request, null, comm);
             RequestAudit.collective(r, name, this);
             return r;
+        }
+
+        /** The rank's part is {@code units} elements of {@code type}: its bytes in the trace, when counts differ per rank. */
+        void moves(long units, BasicType type) {
+            this.bytes = units * type.size();
         }
 
         /** Shows {@code count} items of {@code type} in reports; returns this. */
@@ -130,6 +154,7 @@ final class CollectiveCalls {
                 return InterCollectiveCalls.bcast(k, buf, offset, count, type, root);
             }
             Check.root(call, root, k.size);
+            k.tracedRoot = root;
             Check.buffer(call, "buffer", buf, offset, count, units(type), type);
             if (k.rank != root) {
                 Check.writable(call, buf);
@@ -165,6 +190,7 @@ final class CollectiveCalls {
                 return InterCollectiveCalls.gather(k, sbuf, soff, scount, stype, rbuf, roff, rcount, rtype, root);
             }
             Check.root(call, root, k.size);
+            k.tracedRoot = root;
             boolean isRoot = k.rank == root;
             if (!(inPlace && isRoot)) {
                 Check.buffer(call, "send buffer", sbuf, soff, scount, units(stype), stype);
@@ -209,6 +235,7 @@ final class CollectiveCalls {
                 return InterCollectiveCalls.gatherv(k, sbuf, soff, scount, stype, rbuf, roff, rcounts, displs, rtype, root);
             }
             Check.root(call, root, k.size);
+            k.tracedRoot = root;
             boolean isRoot = k.rank == root;
             if (!(inPlace && isRoot)) {
                 Check.buffer(call, "send buffer", sbuf, soff, scount, units(stype), stype);
@@ -227,6 +254,7 @@ final class CollectiveCalls {
             }
             Datatype type = isRoot ? rtype : stype;
             int sunits = inPlace && isRoot ? 0 : scount * stype.units();
+            k.moves(sunits, type.basic);
             Collectives.gatherv(k.team, k.rank, sbuf, soff, sunits, rbuf, roff, rc, rd, type.basic, root, inPlace,
                 k.request, call, k.shows(-1, type));
             return k.result();
@@ -259,6 +287,7 @@ final class CollectiveCalls {
                 return InterCollectiveCalls.scatter(k, sbuf, soff, scount, stype, rbuf, roff, rcount, rtype, root);
             }
             Check.root(call, root, k.size);
+            k.tracedRoot = root;
             boolean isRoot = k.rank == root;
             if (isRoot) {
                 Check.buffer(call, "send buffer", sbuf, soff, scount, units(stype) * k.size, stype);
@@ -304,6 +333,7 @@ final class CollectiveCalls {
                 return InterCollectiveCalls.scatterv(k, sbuf, soff, scounts, displs, stype, rbuf, roff, rcount, rtype, root);
             }
             Check.root(call, root, k.size);
+            k.tracedRoot = root;
             boolean isRoot = k.rank == root;
             int[] sc = null;
             int[] sd = null;
@@ -322,6 +352,7 @@ final class CollectiveCalls {
             }
             Datatype type = isRoot ? stype : rtype;
             int runits = inPlace && isRoot ? 0 : rcount * rtype.units();
+            k.moves(runits, type.basic);
             Collectives.scatterv(k.team, k.rank, sbuf, soff, sc, sd, rbuf, roff, runits, type.basic, root, inPlace,
                 k.request, call, k.shows(-1, type));
             return k.result();
@@ -393,6 +424,7 @@ final class CollectiveCalls {
             Check.displs(call, "displs", displs, rcounts, "receive buffer", rbuf, roff, rtype, k.size);
             Check.writable(call, rbuf);
             int sunits = inPlace ? 0 : scount * stype.units();
+            k.moves(sunits, rtype.basic);
             Collectives.allgatherv(k.team, k.rank, sbuf, soff, sunits, rbuf, roff, scaled(rcounts, rtype),
                 scaled(displs, rtype), rtype.basic, inPlace, k.request, call, k.shows(-1, rtype));
             return k.result();
@@ -458,6 +490,11 @@ final class CollectiveCalls {
             Check.counts(call, "recvcounts", rcounts, k.size);
             Check.displs(call, "rdispls", rdispls, rcounts, "receive buffer", rbuf, roff, rtype, k.size);
             Check.writable(call, rbuf);
+            long sent = 0;
+            for (int n : scounts) {
+                sent += n;
+            }
+            k.moves(sent * stype.units(), stype.basic);
             Collectives.alltoallv(k.team, k.rank, sbuf, soff, scaled(scounts, stype), scaled(sdispls, stype), null, rbuf,
                 roff, scaled(rcounts, rtype), scaled(rdispls, rtype), null, rtype.basic, k.request, call,
                 k.shows(-1, rtype));
@@ -549,6 +586,7 @@ final class CollectiveCalls {
                 return InterCollectiveCalls.reduce(k, sbuf, soff, rbuf, roff, count, type, op, root);
             }
             Check.root(call, root, k.size);
+            k.tracedRoot = root;
             boolean isRoot = k.rank == root;
             Reduction r = Check.op(call, op, type);
             if (!(inPlace && isRoot)) {
@@ -652,6 +690,7 @@ final class CollectiveCalls {
             reductionBuffer(call, "receive buffer", rbuf, roff, inPlace ? (int) total : counts[c.rankIn(k.me)], units(type),
                 type);
             Check.writable(call, rbuf);
+            k.moves(total * type.units(), type.basic);
             if (k.inter) {
                 InterCollectives.reduceScatter(k.team, k.rank, sbuf, soff, rbuf, roff, scaled(counts, type), type.basic, r,
                     k.request, call, k.shows(-1, type));

@@ -5,6 +5,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import mpjbuf.BufferFactory;
 import org.mpjlite.smpdev.diag.Awaited;
 import org.mpjlite.smpdev.diag.JobReport;
+import org.mpjlite.smpdev.diag.TraceFile;
+import org.mpjlite.smpdev.diag.Tracer;
 import org.mpjlite.smpdev.error.ErrorClass;
 import org.mpjlite.smpdev.error.Errors;
 import org.mpjlite.smpdev.p2p.Transfer;
@@ -43,6 +45,10 @@ public final class Job {
     private volatile WaitStrategy waitStrategy;
     private final BufferFactory buffers;
     private final AtomicReference<RankFailure> failure = new AtomicReference<>();
+    /** The job's time zero ({@link System#nanoTime()}) for the times of a trace, spawned ranks' too. */
+    private final long origin;
+    /** When the failure happened, {@link System#nanoTime()}: for the trace. Written once, after the failure. */
+    private volatile long failedAt;
     private final java.util.concurrent.ConcurrentHashMap<Object, Object> shared =
         new java.util.concurrent.ConcurrentHashMap<>();
     /** Runs and watches the rank threads when the job runs them ({@link #run(RankTask)}). */
@@ -57,9 +63,10 @@ public final class Job {
         this.buffers = BufferPools.get(config.poolStrategy(), config.storageKind());
         this.transfer = new Transfer();
         this.waitStrategy = waitStrategyFor(config.ranks());
+        this.origin = System.nanoTime();
         Rank[] first = new Rank[config.ranks()];
         for (int i = 0; i < first.length; i++) {
-            first[i] = new Rank(this, i);
+            first[i] = new Rank(this, i, origin);
         }
         this.world = new World(new Membership(first), World.FIRST_WORLD_CONTEXT, null);
         for (Rank r : first) {
@@ -93,7 +100,38 @@ public final class Job {
 
     /** Runs this job's ranks, one thread each running {@code task}, as {@link #run(JobConfig, RankTask)}. */
     public JobResult run(RankTask task) {
-        return supervisor.run(task);
+        JobResult result = supervisor.run(task);
+        if (config.trace() != null) {
+            try {
+                writeTrace(config.trace());
+            } catch (java.io.UncheckedIOException e) {
+                // The job's outcome stands; the missing trace is worth a warning, not a failure.
+                config.warnings().accept(e.getMessage());
+            }
+        }
+        return result;
+    }
+
+    /**
+     * Writes the timeline of the job to {@code file} (see {@link TraceFile}), with the report of its
+     * failure, if it failed, as an instant event on the failed rank's track (rank 0's for a
+     * deadlock or time limit). Called once the ranks have stopped, when {@link JobConfig#trace()} is set.
+     *
+     * @throws java.io.UncheckedIOException if the file cannot be written
+     */
+    private void writeTrace(java.nio.file.Path file) {
+        List<Tracer> tracers = new java.util.ArrayList<>();
+        for (Rank r : ranks) {
+            tracers.add(r.tracer());
+        }
+        RankFailure f = failure.get();
+        if (f != null) {
+            Tracer at = tracers.get(Math.max(f.rank(), 0));
+            String text = f.isStuck() ? f.cause().getMessage() : f.describe();
+            at.instant(f.isDeadlock() ? "deadlock" : f.isStuck() ? "timeout" : f.isAbort() ? "Abort" : "failure",
+                failedAt, text);
+        }
+        TraceFile.writeUnchecked(file, tracers, config.traceLimit());
     }
 
     /**
@@ -128,20 +166,20 @@ public final class Job {
     /**
      * Adds {@code n} ranks to the running job, with the next ids and a world of their own whose
      * {@code COMM_WORLD} has matching contexts {@code context} and {@code context + 1}; they run
-     * once {@link #start started}. {@code origin} says what made them, for reports. Thread-safe.
+     * once {@link #start started}. {@code madeBy} says what made them, for reports. Thread-safe.
      *
      * @return the new world
      */
-    public World addRanks(int n, int context, String origin) {
+    public World addRanks(int n, int context, String madeBy) {
         synchronized (this) {
             Rank[] now = ranks;
             Rank[] grown = java.util.Arrays.copyOf(now, now.length + n);
             Rank[] added = new Rank[n];
             for (int i = 0; i < n; i++) {
-                added[i] = new Rank(this, now.length + i);
+                added[i] = new Rank(this, now.length + i, origin);
                 grown[now.length + i] = added[i];
             }
-            World w = new World(new Membership(added), context, origin);
+            World w = new World(new Membership(added), context, madeBy);
             for (Rank r : added) {
                 r.joins(w);
             }
@@ -355,9 +393,11 @@ public final class Job {
         int code = cause instanceof AbortSignal ? ((AbortSignal) cause).code()
             : cause instanceof StuckJobException ? ((StuckJobException) cause).exitCode()
             : RankFailure.EXCEPTION_EXIT_CODE;
-        Rank[] now = ranks;
-        String who = rank >= 0 && rank < now.length ? now[rank].toString() : "rank " + rank;
+        long now = System.nanoTime();
+        Rank[] table = ranks;
+        String who = rank >= 0 && rank < table.length ? table[rank].toString() : "rank " + rank;
         if (failure.compareAndSet(null, new RankFailure(rank, cause, code, who))) {
+            failedAt = now;
             wakeAll();
             supervisor.jobFailed();
         }
