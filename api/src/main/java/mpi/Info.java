@@ -21,7 +21,7 @@ import org.mpjlite.smpdev.Rank;
  * <p>{@code MPI.INFO_ENV} (MPI-3.1 §8.3.3) describes how the calling rank was started: {@code command}
  * (the class whose code called {@code MPI.Init}: the program's main class under {@code mpjrun}),
  * {@code argv} (the arguments given to {@code MPI.Init}, separated by spaces), {@code maxprocs} (the
- * ranks of the job), {@code host}, {@code arch} ({@code os.arch}), {@code wdir} (the working
+ * ranks of its {@code COMM_WORLD}: the job's first ranks, or the children of its spawn), {@code host}, {@code arch} ({@code os.arch}), {@code wdir} (the working
  * directory) and {@code thread_level} ({@code MPI_THREAD_SINGLE}...); {@code soft} and
  * {@code file} are not set (nothing of the kind is given to a job). It is read-only: setting,
  * deleting or freeing it is {@code MPI.ERR_INFO}. Read before {@code MPI.Init} it holds what is known
@@ -223,7 +223,7 @@ public final class Info implements Freeable, Cloneable {
             env.put("argv", init.argv());
         }
         if (r != null) {
-            env.put("maxprocs", Integer.toString(r.job().size()));
+            env.put("maxprocs", Integer.toString(r.world().members().size()));
         }
         env.put("host", MPI.Get_processor_name());
         env.put("arch", System.getProperty("os.arch"));

@@ -58,15 +58,16 @@ public final class JobReport {
 
     private String write(Job job) {
         List<BitSet> awaited = new ArrayList<>();
-        boolean condense = job.size() > CONDENSE_ABOVE;
+        List<Rank> ranks = job.ranks(); // one snapshot: ranks spawned meanwhile wait for the next report
+        boolean condense = ranks.size() > CONDENSE_ABOVE;
         String run = null;
         String runKey = null;
         int runStart = 0;
-        for (Rank r : job.ranks()) {
+        for (Rank r : ranks) {
             BitSet waitsFor = new BitSet();
             awaited.add(waitsFor);
             if (!condense) {
-                out.append("  rank ").append(r.id()).append(": ");
+                out.append("  ").append(r).append(": ");
                 appendRank(job, r, waitsFor);
                 continue;
             }
@@ -91,7 +92,7 @@ public final class JobReport {
             runStart = r.id();
         }
         if (condense) {
-            appendRun(runStart, job.size() - 1, run);
+            appendRun(runStart, ranks.size() - 1, run);
         }
         String cycle = WaitForGraph.cycle(awaited);
         if (cycle != null) {
