@@ -46,10 +46,14 @@ public enum ThreadKind {
         return valueOf(s.trim().toUpperCase(java.util.Locale.ROOT));
     }
 
-    /** A new, unstarted daemon thread of this kind; platform threads go into {@code group} with {@code stackSize}. */
+    /**
+     * A new, unstarted daemon thread of this kind; platform threads go into {@code group} with
+     * {@code stackSize}. It inherits no inheritable thread-local: a rank spawned from another rank's
+     * thread is not that rank's (nor counted among the threads it created).
+     */
     Thread newThread(ThreadGroup group, String name, long stackSize, Runnable task) {
         if (this == PLATFORM) {
-            Thread t = new Thread(group, task, name, stackSize);
+            Thread t = new Thread(group, task, name, stackSize, false);
             t.setDaemon(true);
             return t;
         }
@@ -75,12 +79,16 @@ public enum ThreadKind {
             Class<?> ofVirtual = Class.forName("java.lang.Thread$Builder$OfVirtual");
             MethodHandle create = lookup.findStatic(Thread.class, "ofVirtual", MethodType.methodType(ofVirtual));
             MethodHandle name = lookup.findVirtual(builder, "name", MethodType.methodType(builder, String.class));
+            MethodHandle inherit = lookup.findVirtual(builder, "inheritInheritableThreadLocals",
+                MethodType.methodType(builder, boolean.class));
             MethodHandle unstarted = lookup.findVirtual(builder, "unstarted",
                 MethodType.methodType(Thread.class, Runnable.class));
-            // (name, task) -> Thread.ofVirtual().name(name).unstarted(task)
-            MethodHandle namedFromNothing = MethodHandles.collectArguments(name, 0,
+            // (name, task) -> Thread.ofVirtual().name(name).inheritInheritableThreadLocals(false).unstarted(task)
+            MethodHandle named = MethodHandles.collectArguments(name, 0,
                 create.asType(MethodType.methodType(builder)));
-            MethodHandle build = MethodHandles.collectArguments(unstarted, 0, namedFromNothing);
+            MethodHandle namedAlone = MethodHandles.filterReturnValue(named,
+                MethodHandles.insertArguments(inherit, 1, false));
+            MethodHandle build = MethodHandles.collectArguments(unstarted, 0, namedAlone);
             return build.asType(MethodType.methodType(Thread.class, String.class, Runnable.class));
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("JDK " + Runtime.version() + " has no Thread.ofVirtual()", e);
