@@ -43,7 +43,7 @@ public final class JobReport {
     private final StringBuilder out;
     private final long siteDeadline = System.nanoTime() + SITE_BUDGET_NANOS;
     private boolean sitesOmitted;
-    /** Whether {@link #appendSite} looks at stacks: not while a rank's state is compared with its neighbour's. */
+    /** Whether {@link #appendSite} looks at stacks: not while a rank's state is compared with its run's. */
     private boolean sites = true;
     /** Entries (runs of ranks in one state) written so far, in a condensed report. */
     private int runs;
@@ -71,23 +71,30 @@ public final class JobReport {
                 appendRank(job, r, waitsFor);
                 continue;
             }
-            // The state without the user's line first: a rank like its neighbour joins its run
-            // without a look at its stack.
+            // Past the time budget a rank's state is first compared without its line: like its
+            // neighbour's, it joins its run without a look at its stack (the report says so).
             int mark = out.length();
-            sites = false;
-            appendRank(job, r, waitsFor);
-            String key = out.substring(mark);
+            String key = null;
+            if (System.nanoTime() - siteDeadline > 0) {
+                sites = false;
+                appendRank(job, r, waitsFor);
+                key = out.substring(mark);
+                out.setLength(mark);
+                sites = true;
+                if (key.equals(runKey)) {
+                    sitesOmitted = true;
+                    continue;
+                }
+            }
+            appendRank(job, r, key == null ? waitsFor : new BitSet());
+            String entry = out.substring(mark);
             out.setLength(mark);
-            if (key.equals(runKey)) {
+            if (entry.equals(run)) {
                 continue;
             }
             appendRun(runStart, r.id() - 1, run);
-            mark = out.length();
-            sites = true;
             runs++;
-            appendRank(job, r, new BitSet());
-            run = out.substring(mark);
-            out.setLength(mark);
+            run = entry;
             runKey = key;
             runStart = r.id();
         }
@@ -99,8 +106,9 @@ public final class JobReport {
             out.append("  cycle: ").append(cycle).append('\n');
         }
         if (sitesOmitted) {
-            out.append("  (lines in the program left out after the first ").append(SITE_BUDGET_NANOS / 1_000_000)
-                .append(" ms: looking at that many threads' stacks takes too long)\n");
+            out.append("  (after the first ").append(SITE_BUDGET_NANOS / 1_000_000).append(" ms, lines in the program")
+                .append(" are left out and ranks are grouped by their calls alone: looking at that many threads'")
+                .append(" stacks takes too long)\n");
         }
         return out.toString();
     }
