@@ -23,7 +23,7 @@ import org.mpjlite.smpdev.diag.JobReport;
  * children's start; their results are not part of the job's (those are the first ranks').
  *
  * <p>Thread safety: the count of live ranks is guarded by the exit monitor, which exits and
- * failures notify; the threads are kept in a concurrent list; the rest is confined to the
+ * failures notify; the threads are kept in a concurrent queue; the rest is confined to the
  * supervising thread.
  */
 final class Supervisor {
@@ -32,7 +32,7 @@ final class Supervisor {
     /** Rank threads still running; guarded by {@link #exitMonitor}. */
     private int alive;
     /** Every rank thread started, the first ranks' and spawned ones', to interrupt on failure. */
-    private final List<Thread> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final java.util.Queue<Thread> threads = new java.util.concurrent.ConcurrentLinkedQueue<>();
     /**
      * The thread group every rank's group is made in: the supervising thread's (else the group of
      * the thread that first spawned). Not the spawning rank's, or a spawned rank's threads would
@@ -64,8 +64,15 @@ final class Supervisor {
             Rank rank = ranks.get(i);
             first[i] = rankThread(rank, () -> results[rank.id()] = task.run(rank));
         }
-        for (Thread t : first) {
-            t.start();
+        for (int i = 0; i < n; i++) {
+            if (job.failed()) {
+                // Stopped (or failed) while starting: the ranks not started yet never run.
+                synchronized (exitMonitor) {
+                    alive -= n - i;
+                }
+                break;
+            }
+            first[i].start();
         }
         try {
             awaitEnd();
@@ -121,14 +128,23 @@ final class Supervisor {
         }
     }
 
-    /** A daemon thread that runs {@code body} as {@code rank}, in the rank's own thread group. */
+    /**
+     * A daemon thread that runs {@code body} as {@code rank}: a platform thread in the rank's own
+     * thread group, or a virtual thread ({@link JobConfig#threads()}), which cannot be in a group:
+     * a virtual rank tracks its threads itself.
+     */
     private Thread rankThread(Rank rank, RankBody body) {
-        ThreadGroup group = rankThreadGroup(
-            ranksParent != null ? ranksParent : Thread.currentThread().getThreadGroup(), rank.id());
-        rank.runsIn(group);
-        Thread t = new Thread(group, () -> runRank(rank, body), "mpjlite-rank-" + rank.id(),
-            job.config().stackSize());
-        t.setDaemon(true);
+        ThreadKind kind = job.config().threads();
+        ThreadGroup group = null;
+        if (kind == ThreadKind.PLATFORM) {
+            group = rankThreadGroup(ranksParent != null ? ranksParent : Thread.currentThread().getThreadGroup(),
+                rank.id());
+            rank.runsIn(group);
+        } else {
+            rank.runsVirtual();
+        }
+        Thread t = kind.newThread(group, "mpjlite-rank-" + rank.id(), job.config().stackSize(),
+            () -> runRank(rank, body));
         threads.add(t);
         return t;
     }
@@ -224,7 +240,8 @@ final class Supervisor {
         if (!job.failed()) {
             return;
         }
-        long grace = config.shutdownGrace().toNanos();
+        long grace = (job.failure().cause() instanceof JobStoppedException ? Tunables.STOP_GRACE
+            : config.shutdownGrace()).toNanos();
         if (!awaitAllExited(grace)) {
             for (Thread t : threads) {
                 t.interrupt();
