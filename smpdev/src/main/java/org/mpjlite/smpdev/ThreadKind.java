@@ -30,11 +30,15 @@ public enum ThreadKind {
     private static final MethodHandle NEW_VIRTUAL = newVirtualHandle();
 
     /**
-     * The kind a job gets unless told: virtual where the JDK has them (start-up of a thousand ranks
-     * in a fraction of the time and memory of platform threads; see docs/PERFORMANCE.md, "Many
-     * ranks"), platform on JDK 17 to 20.
+     * The kind a job gets unless told: platform. Virtual ranks start a thousand ranks in a fraction
+     * of the time and memory (docs/PERFORMANCE.md, "Many ranks") and are the choice for jobs of
+     * thousands of ranks, but they are not yet the default: a virtual thread's stack is limited as
+     * {@code -Xss} limits it (deep recursion such as deserializing a long linked list overflows where
+     * a rank's 8 MiB platform stack does not), a virtual thread that joins or waits on a lock is
+     * invisible to the deadlock detector, and non-blocking intercommunicator collectives have been
+     * seen not to complete with virtual ranks.
      */
-    public static final ThreadKind DEFAULT = NEW_VIRTUAL != null ? VIRTUAL : PLATFORM;
+    public static final ThreadKind DEFAULT = PLATFORM;
 
     /** Whether this JDK can run ranks of this kind. */
     public boolean available() {
