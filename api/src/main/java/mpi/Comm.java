@@ -429,6 +429,7 @@ public abstract class Comm implements Freeable, Cloneable {
 
     private SendRequest startSend(String call, Rank me, Object buf, int offset, int count, Datatype type, int dest,
                                   int tag, SendMode mode) {
+        buf = Reinterpreted.forSend(call, buf, offset, count, type);
         Check.buffer(call, buf, offset, count, type);
         Check.dest(call, dest, peerCount(me));
         Check.sendTag(call, tag);
@@ -495,8 +496,16 @@ public abstract class Comm implements Freeable, Cloneable {
     final Status recv(String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
         try {
             Rank me = rank(call);
-            RecvRequest op = startRecv(call, me, buf, offset, count, type, source, tag);
-            return op == null ? Status.procNull() : received(op, call);
+            Reinterpreted view = Reinterpreted.forRecv(call, buf, offset, count, type);
+            RecvRequest op = startRecv(call, me, Reinterpreted.buffer(view, buf), offset, count, type, source, tag);
+            if (op == null) {
+                return Status.procNull();
+            }
+            Status st = received(op, call);
+            if (view != null) {
+                view.writeBack();
+            }
+            return st;
         } catch (MPIException e) {
             throw raise(e);
         }
@@ -505,8 +514,12 @@ public abstract class Comm implements Freeable, Cloneable {
     final Request irecv(String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
         try {
             Rank me = rank(call);
-            RecvRequest op = startRecv(call, me, buf, offset, count, type, source, tag);
+            Reinterpreted view = Reinterpreted.forRecv(call, buf, offset, count, type);
+            RecvRequest op = startRecv(call, me, Reinterpreted.buffer(view, buf), offset, count, type, source, tag);
             Request r = new Request(me, op, op == null ? Status.procNull() : null, this);
+            if (op != null && view != null) {
+                r.onCompletion = view::writeBack;
+            }
             RequestAudit.receive(r, call, this, source, tag, count, type);
             return r;
         } catch (MPIException e) {
@@ -518,10 +531,10 @@ public abstract class Comm implements Freeable, Cloneable {
                             SendMode mode) {
         try {
             Rank me = rank(call);
-            Check.buffer(call, buf, offset, count, type);
+            Check.buffer(call, Reinterpreted.forSend(call, buf, offset, count, type), offset, count, type);
             Check.dest(call, dest, peerCount(me));
             Check.sendTag(call, tag);
-            return new Prequest(me, () -> isend("Start", buf, offset, count, type, dest, tag, mode));
+            return new Prequest(me, () -> isend(startCall(call), buf, offset, count, type, dest, tag, mode));
         } catch (MPIException e) {
             throw raise(e);
         }
@@ -530,25 +543,38 @@ public abstract class Comm implements Freeable, Cloneable {
     final Prequest recvInit(String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
         try {
             Rank me = rank(call);
-            Check.buffer(call, buf, offset, count, type);
+            Check.buffer(call, Reinterpreted.forSend(call, buf, offset, count, type), offset, count, type);
             Check.source(call, source, peerCount(me));
             Check.recvTag(call, tag);
-            return new Prequest(me, () -> irecv("Start", buf, offset, count, type, source, tag));
+            return new Prequest(me, () -> irecv(startCall(call), buf, offset, count, type, source, tag));
         } catch (MPIException e) {
             throw raise(e);
         }
+    }
+
+    /** The name of the call that starts a persistent request made by {@code init}, in its dialect. */
+    private static String startCall(String init) {
+        return Reinterpreted.openMpi(init) ? "start" : "Start";
     }
 
     final Status sendRecv(String call, Object sbuf, int soff, int scount, Datatype stype, int dest, int stag,
                           Object rbuf, int roff, int rcount, Datatype rtype, int source, int rtag) {
         try {
             Rank me = rank(call);
-            RecvRequest r = startRecv(call, me, rbuf, roff, rcount, rtype, source, rtag);
+            Reinterpreted view = Reinterpreted.forRecv(call, rbuf, roff, rcount, rtype);
+            RecvRequest r = startRecv(call, me, Reinterpreted.buffer(view, rbuf), roff, rcount, rtype, source, rtag);
             SendRequest s = startSend(call, me, sbuf, soff, scount, stype, dest, stag, SendMode.STANDARD);
             if (s != null) {
                 s.await(call);
             }
-            return r == null ? Status.procNull() : received(r, call);
+            if (r == null) {
+                return Status.procNull();
+            }
+            Status st = received(r, call);
+            if (view != null) {
+                view.writeBack();
+            }
+            return st;
         } catch (MPIException e) {
             throw raise(e);
         }
