@@ -9,7 +9,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * One rank's name, attributes, error handler and info hints of one communicator ({@code setName},
  * {@code setAttr}, {@code setErrhandler}, {@code setInfo}), and the
  * keys of attributes: the predefined ones ({@code MPI.TAG_UB}, {@code MPI.HOST}, {@code MPI.IO},
- * {@code MPI.WTIME_IS_GLOBAL}), which every communicator has and nobody sets, and the program's,
+ * {@code MPI.WTIME_IS_GLOBAL}, and Open MPI's {@code MPI.UNIVERSE_SIZE}, {@code MPI.LASTUSEDCODE},
+ * {@code MPI.APPNUM}), which every communicator has and nobody sets, and the program's,
  * from {@link #createKeyval}.
  *
  * <p>Keys are numbered across the JVM, so a key made by one rank is never another rank's; a freed
@@ -58,15 +59,18 @@ final class Attributes {
     }
 
     static boolean isPredefined(int keyval) {
-        return keyval == MPI.TAG_UB || keyval == MPI.HOST || keyval == MPI.IO || keyval == MPI.WTIME_IS_GLOBAL;
+        return keyval == MPI.TAG_UB || keyval == MPI.HOST || keyval == MPI.IO || keyval == MPI.WTIME_IS_GLOBAL
+            || keyval == MPI.UNIVERSE_SIZE || keyval == MPI.LASTUSEDCODE || keyval == MPI.APPNUM;
     }
 
     /**
      * The value of a predefined attribute: the largest tag; no host rank ({@code MPI.PROC_NULL});
      * {@code MPI.ANY_SOURCE} for I/O, which MPI prescribes when every rank can do I/O; 1 for a global
-     * clock (the ranks share the JVM's).
+     * clock (the ranks share the JVM's); the job's size ({@code jobSize}) for the universe, which
+     * nothing can grow; {@code MPI.ERR_LASTCODE} as the last error code used (programs add none);
+     * application 0.
      */
-    static int predefined(int keyval) {
+    static int predefined(int keyval, int jobSize) {
         switch (keyval) {
             case MPI.TAG_UB:
                 return MPI.TAG_UB_VALUE;
@@ -76,6 +80,12 @@ final class Attributes {
                 return MPI.ANY_SOURCE;
             case MPI.WTIME_IS_GLOBAL:
                 return 1;
+            case MPI.UNIVERSE_SIZE:
+                return jobSize;
+            case MPI.LASTUSEDCODE:
+                return MPI.ERR_LASTCODE;
+            case MPI.APPNUM:
+                return 0;
             default:
                 throw new IllegalArgumentException("not a predefined keyval: " + keyval);
         }

@@ -374,7 +374,7 @@ public abstract class Comm implements Freeable, Cloneable {
     public Object Attr_get(int keyval) {
         Rank me = localRank("Attr_get");
         if (Attributes.isPredefined(keyval)) {
-            return new int[] {Attributes.predefined(keyval)};
+            return new int[] {Attributes.predefined(keyval, me.job().size())};
         }
         return local(me).get("Attr_get", keyval);
     }
@@ -401,16 +401,17 @@ public abstract class Comm implements Freeable, Cloneable {
 
     /**
      * Open MPI: the value of attribute {@code keyval}, or null if not set. {@code MPI.TAG_UB},
-     * {@code MPI.HOST} and {@code MPI.IO} give an {@code Integer}, {@code MPI.WTIME_IS_GLOBAL} a
+     * {@code MPI.HOST}, {@code MPI.IO}, {@code MPI.UNIVERSE_SIZE}, {@code MPI.LASTUSEDCODE} and
+     * {@code MPI.APPNUM} give an {@code Integer}, {@code MPI.WTIME_IS_GLOBAL} a
      * {@code Boolean}, as in Open MPI.
      */
     public final Object getAttr(int keyval) {
         Rank me = localRank("getAttr");
         if (keyval == MPI.WTIME_IS_GLOBAL) {
-            return Attributes.predefined(keyval) != 0;
+            return Attributes.predefined(keyval, me.job().size()) != 0;
         }
         if (Attributes.isPredefined(keyval)) {
-            return Attributes.predefined(keyval);
+            return Attributes.predefined(keyval, me.job().size());
         }
         return local(me).get("getAttr", keyval);
     }

@@ -62,6 +62,12 @@ public final class MPI {
     public static final int HOST = 1;
     public static final int IO = 2;
     public static final int WTIME_IS_GLOBAL = 3;
+    /** Open MPI: the number of ranks the job can have, its size (there is no spawn beyond it). */
+    public static final int UNIVERSE_SIZE = 4;
+    /** Open MPI: the largest error code in use, {@link #ERR_LASTCODE}. */
+    public static final int LASTUSEDCODE = 5;
+    /** Open MPI: which application of the job this rank runs; always 0 (one program per job). */
+    public static final int APPNUM = 6;
     /** What no key from {@code createKeyval} is. */
     public static final int KEYVAL_INVALID = -1;
 
