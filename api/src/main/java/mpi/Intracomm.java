@@ -80,6 +80,34 @@ public class Intracomm extends Comm {
     }
 
     /**
+     * Open MPI (MPI_Comm_create_group): a new communicator of the ranks of {@code group}, a subset of
+     * this communicator's, in the group's order. Collective over the group only: ranks outside it do
+     * not take part, and one that calls gets a null communicator ({@code isNull()}). Calls on the same
+     * communicator with the same group and {@code tag} pair up in the order each member makes them;
+     * the members agree on the new context through the job's shared state, so the call never waits
+     * for the other members.
+     */
+    public final Intracomm createGroup(Group group, int tag) {
+        String call = "createGroup";
+        try {
+            if (group == null) {
+                throw new MPIException(MPI.ERR_GROUP, call + ": group is null");
+            }
+            Check.sendTag(call, tag);
+            Rank me = rank(call);
+            int index = memberIndex(call, me, group);
+            if (index < 0) {
+                return nullComm();
+            }
+            CommCreation.Result r = CommCreation.ofGroup(this, me, group.members, index, tag,
+                "." + call + "(group, tag=" + tag + ")");
+            return inheriting(new Intracomm(r));
+        } catch (MPIException e) {
+            throw raise(e);
+        }
+    }
+
+    /**
      * A new communicator with the same members in the same order and a context of its own, with the
      * program's attributes of this one (not its name). Collective.
      */
@@ -109,6 +137,12 @@ public class Intracomm extends Comm {
             throw new MPIException(MPI.ERR_GROUP, call + ": group is null");
         }
         Rank me = rank(call);
+        int key = memberIndex(call, me, group);
+        return CommCreation.split(this, call, key < 0 ? MPI.UNDEFINED : 0, key, "." + call + "(group)");
+    }
+
+    /** {@code me}'s rank in {@code group}, or -1; every member of the group must be one of this communicator. */
+    private int memberIndex(String call, Rank me, Group group) {
         java.util.BitSet parent = new java.util.BitSet();
         for (Rank r : members(me)) {
             parent.set(r.id());
@@ -124,7 +158,7 @@ public class Intracomm extends Comm {
                 key = i;
             }
         }
-        return CommCreation.split(this, call, key < 0 ? MPI.UNDEFINED : 0, key, "." + call + "(group)");
+        return key;
     }
 
     /** The communicator a creation call made for this rank, or null if it is not a member. */
