@@ -71,7 +71,7 @@ final class LaunchOptions {
         "Exit status: 0 if every rank returned from main; 1 if a rank threw; the code given to",
         "Abort if a rank called it; 2 for a usage or compile error; 86 for a deadlock (every rank",
         "blocked in MPI: a report says where); 124 when --timeout stopped the job.",
-        "Note: System.exit in any rank ends the whole job (all ranks share this JVM).",
+        "System.exit(0) in a rank ends that rank only; System.exit(n), n not 0, ends the job with n.",
         "");
 
     private static final Pattern SIZE = Pattern.compile("(\\d+)([kmg]?)b?", Pattern.CASE_INSENSITIVE);

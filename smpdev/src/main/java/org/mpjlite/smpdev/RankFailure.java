@@ -28,7 +28,7 @@ public record RankFailure(int rank, Throwable cause, int exitCode) {
     /** One line: what failed and why. */
     public String describe() {
         if (isAbort()) {
-            return "rank " + rank + " called Abort(" + ((AbortSignal) cause).code() + ")";
+            return cause.getMessage();
         }
         if (isStuck()) {
             String report = cause.getMessage();
