@@ -1,7 +1,8 @@
 package mpi;
 
-import org.mpjlite.smpdev.BasicType;
-import org.mpjlite.smpdev.TypeMap;
+import org.mpjlite.smpdev.data.BasicType;
+import org.mpjlite.smpdev.data.ObjectSerializer;
+import org.mpjlite.smpdev.data.TypeMap;
 
 /**
  * Argument checks shared by every call: each failure is an {@link MPIException} with the MPI error
@@ -27,6 +28,11 @@ final class Check {
         type.usable(call);
         if (count < 0) {
             throw new MPIException(MPI.ERR_COUNT, call + ": count must be >= 0, was " + count);
+        }
+        if (buf == null && count == 0 || type.map.elements() == 0) {
+            // No data to address (no items, or a type without data such as an empty Struct): MPI
+            // allows any buffer, NULL included.
+            return;
         }
         if (buf == null) {
             throw new MPIException(MPI.ERR_BUFFER, call + ": " + which + " is null");
@@ -88,7 +94,7 @@ final class Check {
         Object[] objects = (Object[]) buf;
         type.map.walk(offset, count, Long.MAX_VALUE, (t, pos, n) -> {
             for (int i = (int) pos; i < pos + n; i++) {
-                if (objects[i] != null && !(objects[i] instanceof java.io.Serializable)) {
+                if (!ObjectSerializer.serializable(objects[i])) {
                     throw new MPIException(MPI.ERR_ARG, call + ": element " + i + " of the send buffer, a "
                         + objects[i].getClass().getName() + ", is not Serializable");
                 }

@@ -1,13 +1,9 @@
 package mpi;
 
-import org.mpjlite.smpdev.Message;
-import org.mpjlite.smpdev.Packing;
-import org.mpjlite.smpdev.PointToPoint;
+import org.mpjlite.smpdev.Membership;
 import org.mpjlite.smpdev.Rank;
-import org.mpjlite.smpdev.RecvRequest;
-import org.mpjlite.smpdev.SendMode;
-import org.mpjlite.smpdev.SendRequest;
 import org.mpjlite.smpdev.collective.Team;
+import org.mpjlite.smpdev.p2p.SendMode;
 
 /**
  * A communicator: a group of ranks and a matching context, so that traffic on one communicator
@@ -23,6 +19,10 @@ import org.mpjlite.smpdev.collective.Team;
  * <p>Errors of calls on a communicator go through its error handler ({@link Errhandler}): the
  * internal entry points catch the {@link MPIException} on its way out and hand it to
  * {@link #raise}, which costs nothing until something is thrown.
+ *
+ * <p>This class holds the communicator's identity (members, contexts, name, attributes, error
+ * handler) and the two dialects' methods; the calls are implemented by {@link PointToPointCalls},
+ * {@link PackCalls} and {@link CollectiveCalls}, to which the methods delegate.
  */
 public abstract class Comm implements Freeable, Cloneable {
     static {
@@ -37,11 +37,11 @@ public abstract class Comm implements Freeable, Cloneable {
      * The members in rank order; null for the predefined communicators, whose members follow from
      * the calling rank (every rank of its job, or itself). Empty for a null communicator.
      */
-    private final Rank[] members;
+    private final Membership members;
     /** The bound rank's index in {@link #members}. */
     private final int index;
     /** The remote group of an intercommunicator, in rank order; null for an intracommunicator. */
-    private final Rank[] remote;
+    private final Membership remote;
     /**
      * The context point-to-point sends go to: the receivers' {@link #context}, which for an
      * intercommunicator is the remote group's.
@@ -68,8 +68,8 @@ public abstract class Comm implements Freeable, Cloneable {
         this.attributes = bound == null ? null : new Attributes();
     }
 
-    /** A communicator of {@code members}, as seen by {@code members[index]}. */
-    Comm(Rank[] members, int index, int context, String name) {
+    /** A communicator of {@code members}, as seen by its member {@code index}. */
+    Comm(Membership members, int index, int context, String name) {
         this(members, index, null, context, context, name);
     }
 
@@ -77,8 +77,8 @@ public abstract class Comm implements Freeable, Cloneable {
      * An intercommunicator between {@code local} and {@code remote}, as seen by {@code local[index]}:
      * it receives on {@code context} and sends on {@code sendContext}, the remote group's.
      */
-    Comm(Rank[] local, int index, Rank[] remote, int context, int sendContext, String name) {
-        this.bound = local.length == 0 ? null : local[index];
+    Comm(Membership local, int index, Membership remote, int context, int sendContext, String name) {
+        this.bound = local.size() == 0 ? null : local.rank(index);
         this.context = context;
         this.members = local;
         this.index = index;
@@ -117,7 +117,7 @@ public abstract class Comm implements Freeable, Cloneable {
     }
 
     final int size(Rank me) {
-        return members != null ? members.length : self ? 1 : me.job().size();
+        return members != null ? members.size() : self ? 1 : me.job().size();
     }
 
     final int rankIn(Rank me) {
@@ -125,30 +125,30 @@ public abstract class Comm implements Freeable, Cloneable {
     }
 
     final Rank peer(Rank me, int commRank) {
-        return members != null ? members[commRank] : self ? me : me.job().rank(commRank);
+        return members != null ? members.rank(commRank) : self ? me : me.job().rank(commRank);
     }
 
     /** The number of ranks a point-to-point call can name: the remote group's size for an intercommunicator. */
     final int peerCount(Rank me) {
-        return remote != null ? remote.length : size(me);
+        return remote != null ? remote.size() : size(me);
     }
 
     /** The rank a point-to-point call names as {@code commRank} (of the remote group, for an intercommunicator). */
     final Rank target(Rank me, int commRank) {
-        return remote != null ? remote[commRank] : peer(me, commRank);
+        return remote != null ? remote.rank(commRank) : peer(me, commRank);
     }
 
     /** The remote group of an intercommunicator, in rank order; null for an intracommunicator. */
-    final Rank[] remoteMembers() {
+    final Membership remoteMembers() {
         return remote;
     }
 
     /** The members in rank order, as seen by {@code me}. */
-    final Rank[] members(Rank me) {
+    final Membership members(Rank me) {
         if (members != null) {
             return members;
         }
-        return self ? new Rank[] {me} : me.job().ranks().toArray(new Rank[0]);
+        return self ? Membership.self(me) : me.job().world();
     }
 
     /** A new communicator with the same members in the same order and a context of its own. Collective. */
@@ -161,13 +161,13 @@ public abstract class Comm implements Freeable, Cloneable {
     /** The group of this communicator's members. */
     public Group Group() {
         Rank me = localRank("Group");
-        return new Group(members(me), me);
+        return new Group(members(me).ranks(), me);
     }
 
     /** Open MPI's {@link #Group}. */
     public final Group getGroup() {
         Rank me = localRank("getGroup");
-        return new Group(members(me), me);
+        return new Group(members(me).ranks(), me);
     }
 
     /** {@code MPI.CART} or {@code MPI.GRAPH} for the communicators with a topology; overridden there. */
@@ -189,7 +189,7 @@ public abstract class Comm implements Freeable, Cloneable {
 
     /** True when this is a null communicator (Open MPI's {@code isNull}): no rank is a member, or it was freed. */
     public final boolean isNull() {
-        return freed || members != null && members.length == 0;
+        return freed || members != null && members.size() == 0;
     }
 
     // ---- comparing, freeing, naming ------------------------------------------------------------
@@ -221,9 +221,10 @@ public abstract class Comm implements Freeable, Cloneable {
         if (comm1.context == comm2.context) {
             return MPI.IDENT;
         }
-        int local = Group.compare(comm1.members(me), comm2.members(me));
+        int local = Group.compare(comm1.members(me).ranks(), comm2.members(me).ranks());
         // IDENT < SIMILAR < UNEQUAL: of the two groups of intercommunicators, the weaker result counts.
-        int result = comm1.remote == null ? local : Math.max(local, Group.compare(comm1.remote, comm2.remote));
+        int result = comm1.remote == null ? local : Math.max(local,
+            Group.compare(comm1.remote.ranks(), comm2.remote.ranks()));
         return result == MPI.IDENT ? MPI.CONGRUENT : result;
     }
 
@@ -275,9 +276,8 @@ public abstract class Comm implements Freeable, Cloneable {
         }
         local(me).name = name;
         if (rankIn(me) == 0) {
-            me.job().describeContext(context, name + " (" + this.name + ")",
-                members == null ? null : worldRanks(remote != null ? remote : members),
-                members == null ? null : worldRanks(members));
+            me.job().describeContext(context, name + " (" + this.name + ")", remote != null ? remote : members,
+                members);
         }
     }
 
@@ -337,14 +337,6 @@ public abstract class Comm implements Freeable, Cloneable {
     private Attributes local(Rank me) {
         Attributes a = attributes;
         return a != null ? a : me.job().shared(new Attributes.Key(me.id(), context), k -> new Attributes());
-    }
-
-    static int[] worldRanks(Rank[] ranks) {
-        int[] world = new int[ranks.length];
-        for (int i = 0; i < ranks.length; i++) {
-            world[i] = ranks[i].id();
-        }
-        return world;
     }
 
     // ---- intercommunicators -----------------------------------------------------------------------
@@ -426,210 +418,6 @@ public abstract class Comm implements Freeable, Cloneable {
         return inheriting(copy);
     }
 
-    // ---- the implementation every dialect's call goes through ---------------------------------
-
-    private SendRequest startSend(String call, Rank me, Object buf, int offset, int count, Datatype type, int dest,
-                                  int tag, SendMode mode) {
-        buf = Reinterpreted.forSend(call, buf, offset, count, type);
-        Check.buffer(call, buf, offset, count, type);
-        Check.dest(call, dest, peerCount(me));
-        Check.sendTag(call, tag);
-        if (dest == MPI.PROC_NULL) {
-            return null;
-        }
-        if (type.map.isObjects()) {
-            Check.serializable(call, buf, offset, count, type);
-        }
-        try {
-            return PointToPoint.isend(me, target(me, dest), sendContext, rankIn(me), tag, buf, offset, count, type.map,
-                mode, call);
-        } catch (IllegalArgumentException e) {
-            throw new MPIException(MPI.ERR_ARG, call + ": cannot serialize the send buffer: " + e.getMessage());
-        }
-    }
-
-    private RecvRequest startRecv(String call, Rank me, Object buf, int offset, int count, Datatype type, int source,
-                                  int tag) {
-        Check.buffer(call, buf, offset, count, type);
-        Check.writable(call, buf);
-        Check.source(call, source, peerCount(me));
-        Check.recvTag(call, tag);
-        if (source == MPI.PROC_NULL) {
-            return null;
-        }
-        return PointToPoint.irecv(me, context, source, tag, buf, offset, count, type.map, call);
-    }
-
-    final void send(String call, Object buf, int offset, int count, Datatype type, int dest, int tag, SendMode mode) {
-        try {
-            Rank me = rank(call);
-            SendRequest op = startSend(call, me, buf, offset, count, type, dest, tag, mode);
-            if (op != null) {
-                op.await(call);
-            }
-        } catch (MPIException e) {
-            throw raise(e);
-        }
-    }
-
-    final Request isend(String call, Object buf, int offset, int count, Datatype type, int dest, int tag,
-                        SendMode mode) {
-        try {
-            Rank me = rank(call);
-            SendRequest op = startSend(call, me, buf, offset, count, type, dest, tag, mode);
-            Request r = new Request(me, op, op == null ? Status.procNull() : null, this);
-            RequestAudit.send(r, call, this, dest, tag, buf, offset, count, type);
-            return r;
-        } catch (MPIException e) {
-            throw raise(e);
-        }
-    }
-
-    /** Waits for a blocking receive and returns its status, or throws its error. */
-    private static Status received(RecvRequest op, String call) {
-        op.await(call);
-        if (op.failed()) {
-            throw op.error();
-        }
-        return Status.of(op);
-    }
-
-    final Status recv(String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
-        try {
-            Rank me = rank(call);
-            Reinterpreted view = Reinterpreted.forRecv(call, buf, offset, count, type);
-            RecvRequest op = startRecv(call, me, Reinterpreted.buffer(view, buf), offset, count, type, source, tag);
-            if (op == null) {
-                return Status.procNull();
-            }
-            Status st = received(op, call);
-            if (view != null) {
-                view.writeBack();
-            }
-            return st;
-        } catch (MPIException e) {
-            throw raise(e);
-        }
-    }
-
-    final Request irecv(String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
-        try {
-            Rank me = rank(call);
-            Reinterpreted view = Reinterpreted.forRecv(call, buf, offset, count, type);
-            RecvRequest op = startRecv(call, me, Reinterpreted.buffer(view, buf), offset, count, type, source, tag);
-            Request r = new Request(me, op, op == null ? Status.procNull() : null, this);
-            if (op != null && view != null) {
-                r.onCompletion = view::writeBack;
-            }
-            RequestAudit.receive(r, call, this, source, tag, count, type);
-            return r;
-        } catch (MPIException e) {
-            throw raise(e);
-        }
-    }
-
-    final Prequest sendInit(String call, Object buf, int offset, int count, Datatype type, int dest, int tag,
-                            SendMode mode) {
-        try {
-            Rank me = rank(call);
-            Check.buffer(call, Reinterpreted.forSend(call, buf, offset, count, type), offset, count, type);
-            Check.dest(call, dest, peerCount(me));
-            Check.sendTag(call, tag);
-            return new Prequest(me, () -> isend(startCall(call), buf, offset, count, type, dest, tag, mode));
-        } catch (MPIException e) {
-            throw raise(e);
-        }
-    }
-
-    final Prequest recvInit(String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
-        try {
-            Rank me = rank(call);
-            Check.buffer(call, Reinterpreted.forSend(call, buf, offset, count, type), offset, count, type);
-            Check.source(call, source, peerCount(me));
-            Check.recvTag(call, tag);
-            return new Prequest(me, () -> irecv(startCall(call), buf, offset, count, type, source, tag));
-        } catch (MPIException e) {
-            throw raise(e);
-        }
-    }
-
-    /** The name of the call that starts a persistent request made by {@code init}, in its dialect. */
-    private static String startCall(String init) {
-        return Reinterpreted.openMpi(init) ? "start" : "Start";
-    }
-
-    final Status sendRecv(String call, Object sbuf, int soff, int scount, Datatype stype, int dest, int stag,
-                          Object rbuf, int roff, int rcount, Datatype rtype, int source, int rtag) {
-        try {
-            Rank me = rank(call);
-            Reinterpreted view = Reinterpreted.forRecv(call, rbuf, roff, rcount, rtype);
-            RecvRequest r = startRecv(call, me, Reinterpreted.buffer(view, rbuf), roff, rcount, rtype, source, rtag);
-            SendRequest s = startSend(call, me, sbuf, soff, scount, stype, dest, stag, SendMode.STANDARD);
-            if (s != null) {
-                s.await(call);
-            }
-            if (r == null) {
-                return Status.procNull();
-            }
-            Status st = received(r, call);
-            if (view != null) {
-                view.writeBack();
-            }
-            return st;
-        } catch (MPIException e) {
-            throw raise(e);
-        }
-    }
-
-    final Status sendRecvReplace(String call, Object buf, int offset, int count, Datatype type, int dest,
-                                 int stag, int source, int rtag) {
-        try {
-            Check.buffer(call, buf, offset, count, type);
-            if (!type.map.isContiguous()) {
-                // The outgoing data leave from a copy of the whole buffer, so the receive can land in place.
-                Object outgoing = Packing.copyOf(buf, type.basic);
-                return sendRecv(call, outgoing, offset, count, type, dest, stag, buf, offset, count, type, source, rtag);
-            }
-            Object incoming = type.basic.newArray(count * type.units());
-            Status st = sendRecv(call, buf, offset, count, type, dest, stag, incoming, 0, count, type, source, rtag);
-            if (source != MPI.PROC_NULL) {
-                org.mpjlite.smpdev.Copier.copy(incoming, 0, buf, offset, st.Get_elements(type), type.basic);
-            }
-            return st;
-        } catch (MPIException e) {
-            throw raise(e);
-        }
-    }
-
-    final Status iprobe(String call, int source, int tag) {
-        try {
-            Rank me = rank(call);
-            Check.source(call, source, peerCount(me));
-            Check.recvTag(call, tag);
-            if (source == MPI.PROC_NULL) {
-                return Status.procNull();
-            }
-            Message m = PointToPoint.iprobe(me, context, source, tag);
-            return m == null ? null : Status.of(m);
-        } catch (MPIException e) {
-            throw raise(e);
-        }
-    }
-
-    final Status probe(String call, int source, int tag) {
-        try {
-            Rank me = rank(call);
-            Check.source(call, source, peerCount(me));
-            Check.recvTag(call, tag);
-            if (source == MPI.PROC_NULL) {
-                return Status.procNull();
-            }
-            return Status.of(PointToPoint.probe(me, context, source, tag, call));
-        } catch (MPIException e) {
-            throw raise(e);
-        }
-    }
-
     // ---- error handlers ---------------------------------------------------------------------
 
     /**
@@ -684,7 +472,7 @@ public abstract class Comm implements Freeable, Cloneable {
      */
     public void callErrhandler(int errorCode) {
         localRank("callErrhandler");
-        if (!org.mpjlite.smpdev.ErrorClass.isValid(errorCode)) {
+        if (!org.mpjlite.smpdev.error.ErrorClass.isValid(errorCode)) {
             throw new MPIException(MPI.ERR_ARG, "callErrhandler: " + errorCode + " is not an error code (0.."
                 + MPI.ERR_LASTCODE + ")");
         }
@@ -699,147 +487,6 @@ public abstract class Comm implements Freeable, Cloneable {
     /** mpiJava 1.2: {@link #getErrhandler}. */
     public Errhandler Errorhandler_get() {
         return getErrhandler();
-    }
-
-    // ---- packing (MPI.PACKED): the implementation of both dialects ---------------------------
-
-    /**
-     * Packs {@code count} items of {@code type} into {@code out} (a {@code byte[]} or
-     * {@code ByteBuffer}) from byte {@code position}: their elements one after the other in native
-     * byte order (objects: a length and their serialization). Returns the position after them.
-     */
-    final int pack(String call, Object in, int offset, int count, Datatype type, Object out, int position) {
-        localRank(call);
-        Check.buffer(call, "input buffer", in, offset, count, type.units(), type);
-        int room = packedRoom(call, "output buffer", out, position);
-        if (type.map.isObjects()) {
-            Check.serializable(call, in, offset, count, type);
-        } else if ((long) count * type.map.size() > room - position) {
-            throw new MPIException(MPI.ERR_TRUNCATE, call + ": " + count + " x " + type + " take "
-                + (long) count * type.map.size() + " packed bytes, the output buffer has " + (room - position)
-                + " left from position " + position);
-        }
-        try {
-            return (int) Packing.pack(in, (long) offset * type.unit(), count, type.map, out, position);
-        } catch (IndexOutOfBoundsException e) {
-            throw new MPIException(MPI.ERR_TRUNCATE, call + ": the output buffer is too small: " + e.getMessage());
-        } catch (IllegalArgumentException e) {
-            throw new MPIException(MPI.ERR_ARG, call + ": cannot serialize the input buffer: " + e.getMessage());
-        }
-    }
-
-    /** Unpacks {@code count} items of {@code type} out of packed data from byte {@code position}. */
-    final int unpack(String call, Object in, int position, Object out, int offset, int count, Datatype type) {
-        localRank(call);
-        int room = packedRoom(call, "input buffer", in, position);
-        Check.buffer(call, "output buffer", out, offset, count, type.units(), type);
-        Check.writable(call, out);
-        if (!type.map.isObjects() && (long) count * type.map.size() > room - position) {
-            throw new MPIException(MPI.ERR_TRUNCATE, call + ": " + count + " x " + type + " take "
-                + (long) count * type.map.size() + " packed bytes, the input buffer has " + (room - position)
-                + " left from position " + position);
-        }
-        try {
-            return (int) Packing.unpack(in, position, out, (long) offset * type.unit(), count, type.map,
-                Thread.currentThread().getContextClassLoader());
-        } catch (RuntimeException e) {
-            throw new MPIException(MPI.ERR_TRUNCATE, call + ": cannot unpack " + count + " x " + type
-                + " from position " + position + ": " + e.getMessage());
-        }
-    }
-
-    /** Packs into an mpjbuf buffer (MPJ Express): typed sections appended at its write position. */
-    final int pack(String call, Object in, int offset, int count, Datatype type, mpjbuf.Buffer out, int position) {
-        localRank(call);
-        Check.buffer(call, "input buffer", in, offset, count, type.units(), type);
-        if (out == null) {
-            throw new MPIException(MPI.ERR_BUFFER, call + ": output buffer is null");
-        }
-        if (type.map.isObjects()) {
-            Check.serializable(call, in, offset, count, type);
-        }
-        try {
-            if (position != out.position()) {
-                throw new MPIException(MPI.ERR_ARG, call + ": position " + position + " is not where the buffer is"
-                    + " written next (" + out.position() + ")");
-            }
-            Packing.gatherInto(out, in, (long) offset * type.unit(), count, type.map);
-            return out.position();
-        } catch (mpjbuf.OverflowException e) {
-            throw new MPIException(MPI.ERR_TRUNCATE, call + ": the output buffer is too small: " + e.getMessage());
-        } catch (IllegalStateException | IllegalArgumentException e) {
-            throw new MPIException(MPI.ERR_BUFFER, call + ": cannot pack into the output buffer: " + e.getMessage());
-        }
-    }
-
-    /**
-     * Unpacks out of an mpjbuf buffer (MPJ Express); at position 0 the buffer is committed (or
-     * rewound) first, so Pack then Unpack from 0 reads what was packed.
-     */
-    final int unpack(String call, mpjbuf.Buffer in, int position, Object out, int offset, int count, Datatype type) {
-        localRank(call);
-        if (in == null) {
-            throw new MPIException(MPI.ERR_BUFFER, call + ": input buffer is null");
-        }
-        Check.buffer(call, "output buffer", out, offset, count, type.units(), type);
-        Check.writable(call, out);
-        try {
-            if (position == 0) {
-                // Reading from the start: ends the writing (or rewinds a buffer already read).
-                in.commit();
-            }
-            if (position != in.position()) {
-                throw new MPIException(MPI.ERR_ARG, call + ": position " + position + " is not where the buffer is"
-                    + " read next (" + in.position() + ")");
-            }
-            Packing.scatterFrom(in, Thread.currentThread().getContextClassLoader(), out,
-                (long) offset * type.unit(), count, type.map);
-            return in.position();
-        } catch (mpjbuf.UnderflowException e) {
-            throw new MPIException(MPI.ERR_TRUNCATE, call + ": the input buffer holds less: " + e.getMessage());
-        } catch (IllegalStateException e) {
-            throw new MPIException(MPI.ERR_TYPE, call + ": the input buffer does not hold " + type + " data: "
-                + e.getMessage());
-        }
-    }
-
-    /**
-     * An upper bound of the bytes that packing {@code count} items of {@code type} takes, in a byte
-     * array and in an mpjbuf buffer alike (which adds section headers).
-     */
-    final int packSize(String call, int count, Datatype type) {
-        localRank(call);
-        if (type == null) {
-            throw new MPIException(MPI.ERR_TYPE, call + ": datatype is null");
-        }
-        type.usable(call);
-        if (count < 0) {
-            throw new MPIException(MPI.ERR_COUNT, call + ": count must be >= 0, was " + count);
-        }
-        if (type.map.isObjects()) {
-            throw new MPIException(MPI.ERR_TYPE, call + ": the packed size of MPI.OBJECT data is known only once"
-                + " they are serialized; pack into a large enough buffer (Pack reports MPI.ERR_TRUNCATE if it is not)");
-        }
-        return Packing.packSize(type.map, count);
-    }
-
-    /** The capacity of a packed-data buffer, checking that {@code position} is inside it. */
-    private static int packedRoom(String call, String which, Object buf, int position) {
-        int room;
-        if (buf instanceof byte[]) {
-            room = ((byte[]) buf).length;
-        } else if (buf instanceof java.nio.ByteBuffer) {
-            room = ((java.nio.ByteBuffer) buf).capacity();
-        } else {
-            throw new MPIException(buf == null ? MPI.ERR_BUFFER : MPI.ERR_TYPE, call + ": " + which + " is "
-                + (buf == null ? "null" : "a " + org.mpjlite.smpdev.BasicType.describe(buf)
-                + "; packed data live in a byte[] or a ByteBuffer"));
-        }
-        if (position < 0 || position > room) {
-            throw new MPIException(MPI.ERR_ARG, call + ": position " + position + " is outside the " + which + " (0.."
-                + room + ")");
-        }
-        return room;
     }
 
     // ---- mpiJava 1.2 ------------------------------------------------------------------------
@@ -862,108 +509,110 @@ public abstract class Comm implements Freeable, Cloneable {
     }
 
     public void Send(Object buf, int offset, int count, Datatype type, int dest, int tag) {
-        send("Send", buf, offset, count, type, dest, tag, SendMode.STANDARD);
+        PointToPointCalls.send(this, "Send", buf, offset, count, type, dest, tag, SendMode.STANDARD);
     }
 
     public void Ssend(Object buf, int offset, int count, Datatype type, int dest, int tag) {
-        send("Ssend", buf, offset, count, type, dest, tag, SendMode.SYNCHRONOUS);
+        PointToPointCalls.send(this, "Ssend", buf, offset, count, type, dest, tag, SendMode.SYNCHRONOUS);
     }
 
     public void Bsend(Object buf, int offset, int count, Datatype type, int dest, int tag) {
-        send("Bsend", buf, offset, count, type, dest, tag, SendMode.BUFFERED);
+        PointToPointCalls.send(this, "Bsend", buf, offset, count, type, dest, tag, SendMode.BUFFERED);
     }
 
     public void Rsend(Object buf, int offset, int count, Datatype type, int dest, int tag) {
-        send("Rsend", buf, offset, count, type, dest, tag, SendMode.READY);
+        PointToPointCalls.send(this, "Rsend", buf, offset, count, type, dest, tag, SendMode.READY);
     }
 
     public Request Isend(Object buf, int offset, int count, Datatype type, int dest, int tag) {
-        return isend("Isend", buf, offset, count, type, dest, tag, SendMode.STANDARD);
+        return PointToPointCalls.isend(this, "Isend", buf, offset, count, type, dest, tag, SendMode.STANDARD);
     }
 
     public Request Ibsend(Object buf, int offset, int count, Datatype type, int dest, int tag) {
-        return isend("Ibsend", buf, offset, count, type, dest, tag, SendMode.BUFFERED);
+        return PointToPointCalls.isend(this, "Ibsend", buf, offset, count, type, dest, tag, SendMode.BUFFERED);
     }
 
     public Request Issend(Object buf, int offset, int count, Datatype type, int dest, int tag) {
-        return isend("Issend", buf, offset, count, type, dest, tag, SendMode.SYNCHRONOUS);
+        return PointToPointCalls.isend(this, "Issend", buf, offset, count, type, dest, tag, SendMode.SYNCHRONOUS);
     }
 
     public Request Irsend(Object buf, int offset, int count, Datatype type, int dest, int tag) {
-        return isend("Irsend", buf, offset, count, type, dest, tag, SendMode.READY);
+        return PointToPointCalls.isend(this, "Irsend", buf, offset, count, type, dest, tag, SendMode.READY);
     }
 
     public Status Recv(Object buf, int offset, int count, Datatype type, int source, int tag) {
-        return recv("Recv", buf, offset, count, type, source, tag);
+        return PointToPointCalls.recv(this, "Recv", buf, offset, count, type, source, tag);
     }
 
     public Request Irecv(Object buf, int offset, int count, Datatype type, int source, int tag) {
-        return irecv("Irecv", buf, offset, count, type, source, tag);
+        return PointToPointCalls.irecv(this, "Irecv", buf, offset, count, type, source, tag);
     }
 
     public Prequest Send_init(Object buf, int offset, int count, Datatype type, int dest, int tag) {
-        return sendInit("Send_init", buf, offset, count, type, dest, tag, SendMode.STANDARD);
+        return PointToPointCalls.sendInit(this, "Send_init", buf, offset, count, type, dest, tag, SendMode.STANDARD);
     }
 
     public Prequest Bsend_init(Object buf, int offset, int count, Datatype type, int dest, int tag) {
-        return sendInit("Bsend_init", buf, offset, count, type, dest, tag, SendMode.BUFFERED);
+        return PointToPointCalls.sendInit(this, "Bsend_init", buf, offset, count, type, dest, tag, SendMode.BUFFERED);
     }
 
     public Prequest Ssend_init(Object buf, int offset, int count, Datatype type, int dest, int tag) {
-        return sendInit("Ssend_init", buf, offset, count, type, dest, tag, SendMode.SYNCHRONOUS);
+        return PointToPointCalls.sendInit(this, "Ssend_init", buf, offset, count, type, dest, tag,
+            SendMode.SYNCHRONOUS);
     }
 
     public Prequest Rsend_init(Object buf, int offset, int count, Datatype type, int dest, int tag) {
-        return sendInit("Rsend_init", buf, offset, count, type, dest, tag, SendMode.READY);
+        return PointToPointCalls.sendInit(this, "Rsend_init", buf, offset, count, type, dest, tag, SendMode.READY);
     }
 
     public Prequest Recv_init(Object buf, int offset, int count, Datatype type, int source, int tag) {
-        return recvInit("Recv_init", buf, offset, count, type, source, tag);
+        return PointToPointCalls.recvInit(this, "Recv_init", buf, offset, count, type, source, tag);
     }
 
     public Status Sendrecv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, int dest, int sendtag,
                            Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int source, int recvtag) {
-        return sendRecv("Sendrecv", sendbuf, sendoffset, sendcount, sendtype, dest, sendtag,
+        return PointToPointCalls.sendRecv(this, "Sendrecv", sendbuf, sendoffset, sendcount, sendtype, dest, sendtag,
             recvbuf, recvoffset, recvcount, recvtype, source, recvtag);
     }
 
     public Status Sendrecv_replace(Object buf, int offset, int count, Datatype type, int dest, int sendtag,
                                    int source, int recvtag) {
-        return sendRecvReplace("Sendrecv_replace", buf, offset, count, type, dest, sendtag, source, recvtag);
+        return PointToPointCalls.sendRecvReplace(this, "Sendrecv_replace", buf, offset, count, type, dest, sendtag,
+            source, recvtag);
     }
 
     /** Packs into {@code outbuf} from byte {@code position}; returns the position after the data. */
     public int Pack(Object inbuf, int offset, int incount, Datatype datatype, byte[] outbuf, int position) {
-        return pack("Pack", inbuf, offset, incount, datatype, outbuf, position);
+        return PackCalls.pack(this, "Pack", inbuf, offset, incount, datatype, outbuf, position);
     }
 
     /** Packs into an mpjbuf buffer (MPJ Express), as typed sections; returns its new write position. */
     public int Pack(Object inbuf, int offset, int incount, Datatype datatype, mpjbuf.Buffer outbuf, int position) {
-        return pack("Pack", inbuf, offset, incount, datatype, outbuf, position);
+        return PackCalls.pack(this, "Pack", inbuf, offset, incount, datatype, outbuf, position);
     }
 
     /** Unpacks from byte {@code position} of {@code inbuf}; returns the position after the data. */
     public int Unpack(byte[] inbuf, int position, Object outbuf, int offset, int outcount, Datatype datatype) {
-        return unpack("Unpack", inbuf, position, outbuf, offset, outcount, datatype);
+        return PackCalls.unpack(this, "Unpack", inbuf, position, outbuf, offset, outcount, datatype);
     }
 
     /** Unpacks out of an mpjbuf buffer (MPJ Express); returns its new read position. */
     public int Unpack(mpjbuf.Buffer inbuf, int position, Object outbuf, int offset, int outcount, Datatype datatype) {
-        return unpack("Unpack", inbuf, position, outbuf, offset, outcount, datatype);
+        return PackCalls.unpack(this, "Unpack", inbuf, position, outbuf, offset, outcount, datatype);
     }
 
     /** An upper bound of the bytes {@code Pack} takes for {@code incount} items. */
     public int Pack_size(int incount, Datatype datatype) {
-        return packSize("Pack_size", incount, datatype);
+        return PackCalls.packSize(this, "Pack_size", incount, datatype);
     }
 
     /** The status of a waiting message the pattern accepts, or null if there is none. */
     public Status Iprobe(int source, int tag) {
-        return iprobe("Iprobe", source, tag);
+        return PointToPointCalls.probe(this, "Iprobe", source, tag, false);
     }
 
     public Status Probe(int source, int tag) {
-        return probe("Probe", source, tag);
+        return PointToPointCalls.probe(this, "Probe", source, tag, true);
     }
 
     // ---- Open MPI Java ----------------------------------------------------------------------
@@ -981,98 +630,99 @@ public abstract class Comm implements Freeable, Cloneable {
     }
 
     public final void send(Object buf, int count, Datatype type, int dest, int tag) {
-        send("send", buf, 0, count, type, dest, tag, SendMode.STANDARD);
+        PointToPointCalls.send(this, "send", buf, 0, count, type, dest, tag, SendMode.STANDARD);
     }
 
     public final void sSend(Object buf, int count, Datatype type, int dest, int tag) {
-        send("sSend", buf, 0, count, type, dest, tag, SendMode.SYNCHRONOUS);
+        PointToPointCalls.send(this, "sSend", buf, 0, count, type, dest, tag, SendMode.SYNCHRONOUS);
     }
 
     public final void bSend(Object buf, int count, Datatype type, int dest, int tag) {
-        send("bSend", buf, 0, count, type, dest, tag, SendMode.BUFFERED);
+        PointToPointCalls.send(this, "bSend", buf, 0, count, type, dest, tag, SendMode.BUFFERED);
     }
 
     public final void rSend(Object buf, int count, Datatype type, int dest, int tag) {
-        send("rSend", buf, 0, count, type, dest, tag, SendMode.READY);
+        PointToPointCalls.send(this, "rSend", buf, 0, count, type, dest, tag, SendMode.READY);
     }
 
     public final Status recv(Object buf, int count, Datatype type, int source, int tag) {
-        return recv("recv", buf, 0, count, type, source, tag);
+        return PointToPointCalls.recv(this, "recv", buf, 0, count, type, source, tag);
     }
 
     /** Accepts NIO buffers (as Open MPI) and arrays (as MVAPICH2-J and mpiJava). */
     public final Request iSend(Object buf, int count, Datatype type, int dest, int tag) {
-        return isend("iSend", buf, 0, count, type, dest, tag, SendMode.STANDARD);
+        return PointToPointCalls.isend(this, "iSend", buf, 0, count, type, dest, tag, SendMode.STANDARD);
     }
 
     public final Request ibSend(Object buf, int count, Datatype type, int dest, int tag) {
-        return isend("ibSend", buf, 0, count, type, dest, tag, SendMode.BUFFERED);
+        return PointToPointCalls.isend(this, "ibSend", buf, 0, count, type, dest, tag, SendMode.BUFFERED);
     }
 
     public final Request isSend(Object buf, int count, Datatype type, int dest, int tag) {
-        return isend("isSend", buf, 0, count, type, dest, tag, SendMode.SYNCHRONOUS);
+        return PointToPointCalls.isend(this, "isSend", buf, 0, count, type, dest, tag, SendMode.SYNCHRONOUS);
     }
 
     public final Request irSend(Object buf, int count, Datatype type, int dest, int tag) {
-        return isend("irSend", buf, 0, count, type, dest, tag, SendMode.READY);
+        return PointToPointCalls.isend(this, "irSend", buf, 0, count, type, dest, tag, SendMode.READY);
     }
 
     public final Request iRecv(Object buf, int count, Datatype type, int source, int tag) {
-        return irecv("iRecv", buf, 0, count, type, source, tag);
+        return PointToPointCalls.irecv(this, "iRecv", buf, 0, count, type, source, tag);
     }
 
     public final Prequest sendInit(Object buf, int count, Datatype type, int dest, int tag) {
-        return sendInit("sendInit", buf, 0, count, type, dest, tag, SendMode.STANDARD);
+        return PointToPointCalls.sendInit(this, "sendInit", buf, 0, count, type, dest, tag, SendMode.STANDARD);
     }
 
     public final Prequest bSendInit(Object buf, int count, Datatype type, int dest, int tag) {
-        return sendInit("bSendInit", buf, 0, count, type, dest, tag, SendMode.BUFFERED);
+        return PointToPointCalls.sendInit(this, "bSendInit", buf, 0, count, type, dest, tag, SendMode.BUFFERED);
     }
 
     public final Prequest sSendInit(Object buf, int count, Datatype type, int dest, int tag) {
-        return sendInit("sSendInit", buf, 0, count, type, dest, tag, SendMode.SYNCHRONOUS);
+        return PointToPointCalls.sendInit(this, "sSendInit", buf, 0, count, type, dest, tag, SendMode.SYNCHRONOUS);
     }
 
     public final Prequest rSendInit(Object buf, int count, Datatype type, int dest, int tag) {
-        return sendInit("rSendInit", buf, 0, count, type, dest, tag, SendMode.READY);
+        return PointToPointCalls.sendInit(this, "rSendInit", buf, 0, count, type, dest, tag, SendMode.READY);
     }
 
     public final Prequest recvInit(Object buf, int count, Datatype type, int source, int tag) {
-        return recvInit("recvInit", buf, 0, count, type, source, tag);
+        return PointToPointCalls.recvInit(this, "recvInit", buf, 0, count, type, source, tag);
     }
 
     public final Status sendRecv(Object sendbuf, int sendcount, Datatype sendtype, int dest, int sendtag,
                                  Object recvbuf, int recvcount, Datatype recvtype, int source, int recvtag) {
-        return sendRecv("sendRecv", sendbuf, 0, sendcount, sendtype, dest, sendtag,
+        return PointToPointCalls.sendRecv(this, "sendRecv", sendbuf, 0, sendcount, sendtype, dest, sendtag,
             recvbuf, 0, recvcount, recvtype, source, recvtag);
     }
 
     public final Status sendRecvReplace(Object buf, int count, Datatype type, int dest, int sendtag, int source,
                                         int recvtag) {
-        return sendRecvReplace("sendRecvReplace", buf, 0, count, type, dest, sendtag, source, recvtag);
+        return PointToPointCalls.sendRecvReplace(this, "sendRecvReplace", buf, 0, count, type, dest, sendtag,
+            source, recvtag);
     }
 
     public final int pack(Object inBuf, int inCount, Datatype type, byte[] outBuf, int position) {
-        return pack("pack", inBuf, 0, inCount, type, outBuf, position);
+        return PackCalls.pack(this, "pack", inBuf, 0, inCount, type, outBuf, position);
     }
 
     public final int unpack(byte[] inBuf, int position, Object outBuf, int outCount, Datatype type) {
-        return unpack("unpack", inBuf, position, outBuf, 0, outCount, type);
+        return PackCalls.unpack(this, "unpack", inBuf, position, outBuf, 0, outCount, type);
     }
 
     public final int packSize(int inCount, Datatype type) {
-        return packSize("packSize", inCount, type);
+        return PackCalls.packSize(this, "packSize", inCount, type);
     }
 
     public final Status iProbe(int source, int tag) {
-        return iprobe("iProbe", source, tag);
+        return PointToPointCalls.probe(this, "iProbe", source, tag, false);
     }
 
     public final Status probe(int source, int tag) {
-        return probe("probe", source, tag);
+        return PointToPointCalls.probe(this, "probe", source, tag, true);
     }
 
-    // ---- collectives: Open MPI Java (mpiJava's are on Intracomm; both go through Collective) ----
+    // ---- collectives: Open MPI Java (mpiJava's are on Intracomm; both go through CollectiveCalls) ----
 
     /**
      * The team last used through this communicator. A communicator object may serve several ranks
@@ -1096,24 +746,24 @@ public abstract class Comm implements Freeable, Cloneable {
     }
 
     public final void barrier() {
-        Collective.barrier(this, "barrier", false);
+        CollectiveCalls.barrier(this, "barrier", false);
     }
 
     public final Request iBarrier() {
-        return Collective.barrier(this, "iBarrier", true);
+        return CollectiveCalls.barrier(this, "iBarrier", true);
     }
 
     public final void bcast(Object buf, int count, Datatype type, int root) {
-        Collective.bcast(this, "bcast", false, buf, 0, count, type, root);
+        CollectiveCalls.bcast(this, "bcast", false, buf, 0, count, type, root);
     }
 
     public final Request iBcast(Object buf, int count, Datatype type, int root) {
-        return Collective.bcast(this, "iBcast", true, buf, 0, count, type, root);
+        return CollectiveCalls.bcast(this, "iBcast", true, buf, 0, count, type, root);
     }
 
     public final void gather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                              Datatype recvtype, int root) {
-        Collective.gather(this, "gather", false, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, recvtype,
+        CollectiveCalls.gather(this, "gather", false, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, recvtype,
             root, false);
     }
 
@@ -1122,262 +772,264 @@ public abstract class Comm implements Freeable, Cloneable {
      * the send buffer.
      */
     public final void gather(Object buf, int count, Datatype type, int root) {
-        Collective.gather(this, "gather", false, buf, 0, count, type, buf, 0, count, type, root, true);
+        CollectiveCalls.gather(this, "gather", false, buf, 0, count, type, buf, 0, count, type, root, true);
     }
 
     public final Request iGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                                  Datatype recvtype, int root) {
-        return Collective.gather(this, "iGather", true, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount,
+        return CollectiveCalls.gather(this, "iGather", true, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount,
             recvtype, root, false);
     }
 
     public final Request iGather(Object buf, int count, Datatype type, int root) {
-        return Collective.gather(this, "iGather", true, buf, 0, count, type, buf, 0, count, type, root, true);
+        return CollectiveCalls.gather(this, "iGather", true, buf, 0, count, type, buf, 0, count, type, root, true);
     }
 
     public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
                               int[] displs, Datatype recvtype, int root) {
-        Collective.gatherv(this, "gatherv", false, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, displs,
+        CollectiveCalls.gatherv(this, "gatherv", false, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, displs,
             recvtype, root, false);
     }
 
     /** In place, at the root: its own block is already in {@code recvbuf}. */
     public final void gatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root) {
-        Collective.gatherv(this, "gatherv", false, null, 0, 0, recvtype, recvbuf, 0, recvcount, displs, recvtype,
+        CollectiveCalls.gatherv(this, "gatherv", false, null, 0, 0, recvtype, recvbuf, 0, recvcount, displs, recvtype,
             root, true);
     }
 
     /** In place, at a non-root: sends {@code sendcount} items. */
     public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, int root) {
-        Collective.gatherv(this, "gatherv", false, sendbuf, 0, sendcount, sendtype, null, 0, null, null, sendtype,
+        CollectiveCalls.gatherv(this, "gatherv", false, sendbuf, 0, sendcount, sendtype, null, 0, null, null, sendtype,
             root, true);
     }
 
     public final Request iGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
                                   int[] displs, Datatype recvtype, int root) {
-        return Collective.gatherv(this, "iGatherv", true, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount,
+        return CollectiveCalls.gatherv(this, "iGatherv", true, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount,
             displs, recvtype, root, false);
     }
 
     public final Request iGatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root) {
-        return Collective.gatherv(this, "iGatherv", true, null, 0, 0, recvtype, recvbuf, 0, recvcount, displs,
+        return CollectiveCalls.gatherv(this, "iGatherv", true, null, 0, 0, recvtype, recvbuf, 0, recvcount, displs,
             recvtype, root, true);
     }
 
     public final Request iGatherv(Object sendbuf, int sendcount, Datatype sendtype, int root) {
-        return Collective.gatherv(this, "iGatherv", true, sendbuf, 0, sendcount, sendtype, null, 0, null, null,
+        return CollectiveCalls.gatherv(this, "iGatherv", true, sendbuf, 0, sendcount, sendtype, null, 0, null, null,
             sendtype, root, true);
     }
 
     public final void scatter(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                               Datatype recvtype, int root) {
-        Collective.scatter(this, "scatter", false, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, recvtype,
-            root, false);
+        CollectiveCalls.scatter(this, "scatter", false, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount,
+            recvtype, root, false);
     }
 
     /** In place: at the root {@code buf} is the send buffer and its own block stays; elsewhere the receive buffer. */
     public final void scatter(Object buf, int count, Datatype type, int root) {
-        Collective.scatter(this, "scatter", false, buf, 0, count, type, buf, 0, count, type, root, true);
+        CollectiveCalls.scatter(this, "scatter", false, buf, 0, count, type, buf, 0, count, type, root, true);
     }
 
     public final Request iScatter(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                                   Datatype recvtype, int root) {
-        return Collective.scatter(this, "iScatter", true, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount,
+        return CollectiveCalls.scatter(this, "iScatter", true, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount,
             recvtype, root, false);
     }
 
     public final Request iScatter(Object buf, int count, Datatype type, int root) {
-        return Collective.scatter(this, "iScatter", true, buf, 0, count, type, buf, 0, count, type, root, true);
+        return CollectiveCalls.scatter(this, "iScatter", true, buf, 0, count, type, buf, 0, count, type, root, true);
     }
 
     public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Object recvbuf,
                                int recvcount, Datatype recvtype, int root) {
-        Collective.scatterv(this, "scatterv", false, sendbuf, 0, sendcount, displs, sendtype, recvbuf, 0, recvcount,
-            recvtype, root, false);
+        CollectiveCalls.scatterv(this, "scatterv", false, sendbuf, 0, sendcount, displs, sendtype, recvbuf, 0,
+            recvcount, recvtype, root, false);
     }
 
     /** In place, at the root: its own block stays in {@code sendbuf}. */
     public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root) {
-        Collective.scatterv(this, "scatterv", false, sendbuf, 0, sendcount, displs, sendtype, null, 0, 0, sendtype,
+        CollectiveCalls.scatterv(this, "scatterv", false, sendbuf, 0, sendcount, displs, sendtype, null, 0, 0, sendtype,
             root, true);
     }
 
     /** In place, at a non-root: receives {@code recvcount} items. */
     public final void scatterv(Object recvbuf, int recvcount, Datatype recvtype, int root) {
-        Collective.scatterv(this, "scatterv", false, null, 0, null, null, recvtype, recvbuf, 0, recvcount, recvtype,
-            root, true);
+        CollectiveCalls.scatterv(this, "scatterv", false, null, 0, null, null, recvtype, recvbuf, 0, recvcount,
+            recvtype, root, true);
     }
 
     public final Request iScatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Object recvbuf,
                                    int recvcount, Datatype recvtype, int root) {
-        return Collective.scatterv(this, "iScatterv", true, sendbuf, 0, sendcount, displs, sendtype, recvbuf, 0,
+        return CollectiveCalls.scatterv(this, "iScatterv", true, sendbuf, 0, sendcount, displs, sendtype, recvbuf, 0,
             recvcount, recvtype, root, false);
     }
 
     public final Request iScatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root) {
-        return Collective.scatterv(this, "iScatterv", true, sendbuf, 0, sendcount, displs, sendtype, null, 0, 0,
+        return CollectiveCalls.scatterv(this, "iScatterv", true, sendbuf, 0, sendcount, displs, sendtype, null, 0, 0,
             sendtype, root, true);
     }
 
     public final Request iScatterv(Object recvbuf, int recvcount, Datatype recvtype, int root) {
-        return Collective.scatterv(this, "iScatterv", true, null, 0, null, null, recvtype, recvbuf, 0, recvcount,
+        return CollectiveCalls.scatterv(this, "iScatterv", true, null, 0, null, null, recvtype, recvbuf, 0, recvcount,
             recvtype, root, true);
     }
 
     public final void allGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                                 Datatype recvtype) {
-        Collective.allgather(this, "allGather", false, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount,
+        CollectiveCalls.allgather(this, "allGather", false, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount,
             recvtype, false);
     }
 
     /** In place: each rank's block is already at its place in {@code buf}. */
     public final void allGather(Object buf, int count, Datatype type) {
-        Collective.allgather(this, "allGather", false, null, 0, count, type, buf, 0, count, type, true);
+        CollectiveCalls.allgather(this, "allGather", false, null, 0, count, type, buf, 0, count, type, true);
     }
 
     public final Request iAllGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                                     Datatype recvtype) {
-        return Collective.allgather(this, "iAllGather", true, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount,
-            recvtype, false);
+        return CollectiveCalls.allgather(this, "iAllGather", true, sendbuf, 0, sendcount, sendtype, recvbuf, 0,
+            recvcount, recvtype, false);
     }
 
     public final Request iAllGather(Object buf, int count, Datatype type) {
-        return Collective.allgather(this, "iAllGather", true, null, 0, count, type, buf, 0, count, type, true);
+        return CollectiveCalls.allgather(this, "iAllGather", true, null, 0, count, type, buf, 0, count, type, true);
     }
 
     public final void allGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
                                  int[] displs, Datatype recvtype) {
-        Collective.allgatherv(this, "allGatherv", false, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount,
+        CollectiveCalls.allgatherv(this, "allGatherv", false, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount,
             displs, recvtype, false);
     }
 
     /** In place: each rank's block is already at its place in {@code recvbuf}. */
     public final void allGatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) {
-        Collective.allgatherv(this, "allGatherv", false, null, 0, 0, recvtype, recvbuf, 0, recvcount, displs,
+        CollectiveCalls.allgatherv(this, "allGatherv", false, null, 0, 0, recvtype, recvbuf, 0, recvcount, displs,
             recvtype, true);
     }
 
     public final Request iAllGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
                                      int[] recvcount, int[] displs, Datatype recvtype) {
-        return Collective.allgatherv(this, "iAllGatherv", true, sendbuf, 0, sendcount, sendtype, recvbuf, 0,
+        return CollectiveCalls.allgatherv(this, "iAllGatherv", true, sendbuf, 0, sendcount, sendtype, recvbuf, 0,
             recvcount, displs, recvtype, false);
     }
 
     public final Request iAllGatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) {
-        return Collective.allgatherv(this, "iAllGatherv", true, null, 0, 0, recvtype, recvbuf, 0, recvcount, displs,
-            recvtype, true);
+        return CollectiveCalls.allgatherv(this, "iAllGatherv", true, null, 0, 0, recvtype, recvbuf, 0, recvcount,
+            displs, recvtype, true);
     }
 
     public final void allToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                                Datatype recvtype) {
-        Collective.alltoall(this, "allToAll", false, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, recvtype);
+        CollectiveCalls.alltoall(this, "allToAll", false, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount,
+            recvtype);
     }
 
     public final Request iAllToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                                    Datatype recvtype) {
-        return Collective.alltoall(this, "iAllToAll", true, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount,
+        return CollectiveCalls.alltoall(this, "iAllToAll", true, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount,
             recvtype);
     }
 
     public final void allToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Object recvbuf,
                                 int[] recvcount, int[] rdispls, Datatype recvtype) {
-        Collective.alltoallv(this, "allToAllv", false, sendbuf, 0, sendcount, sdispls, sendtype, recvbuf, 0,
+        CollectiveCalls.alltoallv(this, "allToAllv", false, sendbuf, 0, sendcount, sdispls, sendtype, recvbuf, 0,
             recvcount, rdispls, recvtype);
     }
 
     public final Request iAllToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
                                     Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) {
-        return Collective.alltoallv(this, "iAllToAllv", true, sendbuf, 0, sendcount, sdispls, sendtype, recvbuf, 0,
+        return CollectiveCalls.alltoallv(this, "iAllToAllv", true, sendbuf, 0, sendcount, sdispls, sendtype, recvbuf, 0,
             recvcount, rdispls, recvtype);
     }
 
     /** A datatype per peer; displacements in bytes (as MPI_Alltoallw). */
     public final void allToAllw(Object sendbuf, int[] sendcount, int[] sdispls, Datatype[] sendtypes, Object recvbuf,
                                 int[] recvcount, int[] rdispls, Datatype[] recvtypes) {
-        Collective.alltoallw(this, "allToAllw", false, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount,
+        CollectiveCalls.alltoallw(this, "allToAllw", false, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount,
             rdispls, recvtypes);
     }
 
     public final Request iAllToAllw(Object sendbuf, int[] sendcount, int[] sdispls, Datatype[] sendtypes,
                                     Object recvbuf, int[] recvcount, int[] rdispls, Datatype[] recvtypes) {
-        return Collective.alltoallw(this, "iAllToAllw", true, sendbuf, sendcount, sdispls, sendtypes, recvbuf,
+        return CollectiveCalls.alltoallw(this, "iAllToAllw", true, sendbuf, sendcount, sdispls, sendtypes, recvbuf,
             recvcount, rdispls, recvtypes);
     }
 
     public final void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root) {
-        Collective.reduce(this, "reduce", false, sendbuf, 0, recvbuf, 0, count, type, op, root, false);
+        CollectiveCalls.reduce(this, "reduce", false, sendbuf, 0, recvbuf, 0, count, type, op, root, false);
     }
 
     /** In place: at the root {@code buf} holds its contribution and receives the result; elsewhere the send buffer. */
     public final void reduce(Object buf, int count, Datatype type, Op op, int root) {
-        Collective.reduce(this, "reduce", false, buf, 0, buf, 0, count, type, op, root, true);
+        CollectiveCalls.reduce(this, "reduce", false, buf, 0, buf, 0, count, type, op, root, true);
     }
 
     public final Request iReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root) {
-        return Collective.reduce(this, "iReduce", true, sendbuf, 0, recvbuf, 0, count, type, op, root, false);
+        return CollectiveCalls.reduce(this, "iReduce", true, sendbuf, 0, recvbuf, 0, count, type, op, root, false);
     }
 
     public final Request iReduce(Object buf, int count, Datatype type, Op op, int root) {
-        return Collective.reduce(this, "iReduce", true, buf, 0, buf, 0, count, type, op, root, true);
+        return CollectiveCalls.reduce(this, "iReduce", true, buf, 0, buf, 0, count, type, op, root, true);
     }
 
     public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) {
-        Collective.allreduce(this, "allReduce", false, sendbuf, 0, recvbuf, 0, count, type, op, false);
+        CollectiveCalls.allreduce(this, "allReduce", false, sendbuf, 0, recvbuf, 0, count, type, op, false);
     }
 
     /** In place: {@code buf} holds the contribution and receives the result. */
     public final void allReduce(Object buf, int count, Datatype type, Op op) {
-        Collective.allreduce(this, "allReduce", false, null, 0, buf, 0, count, type, op, true);
+        CollectiveCalls.allreduce(this, "allReduce", false, null, 0, buf, 0, count, type, op, true);
     }
 
     public final Request iAllReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) {
-        return Collective.allreduce(this, "iAllReduce", true, sendbuf, 0, recvbuf, 0, count, type, op, false);
+        return CollectiveCalls.allreduce(this, "iAllReduce", true, sendbuf, 0, recvbuf, 0, count, type, op, false);
     }
 
     public final Request iAllReduce(Object buf, int count, Datatype type, Op op) {
-        return Collective.allreduce(this, "iAllReduce", true, null, 0, buf, 0, count, type, op, true);
+        return CollectiveCalls.allreduce(this, "iAllReduce", true, null, 0, buf, 0, count, type, op, true);
     }
 
     public final void reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op) {
-        Collective.reduceScatter(this, "reduceScatter", false, sendbuf, 0, recvbuf, 0, recvcounts, 0, type, op, false);
+        CollectiveCalls.reduceScatter(this, "reduceScatter", false, sendbuf, 0, recvbuf, 0, recvcounts, 0, type, op,
+            false);
     }
 
     /** In place: {@code buf} holds the whole contribution; the rank's block of the result goes at its start. */
     public final void reduceScatter(Object buf, int[] counts, Datatype type, Op op) {
-        Collective.reduceScatter(this, "reduceScatter", false, null, 0, buf, 0, counts, 0, type, op, true);
+        CollectiveCalls.reduceScatter(this, "reduceScatter", false, null, 0, buf, 0, counts, 0, type, op, true);
     }
 
     public final Request iReduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op) {
-        return Collective.reduceScatter(this, "iReduceScatter", true, sendbuf, 0, recvbuf, 0, recvcounts, 0, type, op,
-            false);
+        return CollectiveCalls.reduceScatter(this, "iReduceScatter", true, sendbuf, 0, recvbuf, 0, recvcounts, 0, type,
+            op, false);
     }
 
     public final Request iReduceScatter(Object buf, int[] counts, Datatype type, Op op) {
-        return Collective.reduceScatter(this, "iReduceScatter", true, null, 0, buf, 0, counts, 0, type, op, true);
+        return CollectiveCalls.reduceScatter(this, "iReduceScatter", true, null, 0, buf, 0, counts, 0, type, op, true);
     }
 
     public final void reduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op) {
-        Collective.reduceScatter(this, "reduceScatterBlock", false, sendbuf, 0, recvbuf, 0, null, recvcount, type, op,
-            false);
+        CollectiveCalls.reduceScatter(this, "reduceScatterBlock", false, sendbuf, 0, recvbuf, 0, null, recvcount, type,
+            op, false);
     }
 
     public final void reduceScatterBlock(Object buf, int count, Datatype type, Op op) {
-        Collective.reduceScatter(this, "reduceScatterBlock", false, null, 0, buf, 0, null, count, type, op, true);
+        CollectiveCalls.reduceScatter(this, "reduceScatterBlock", false, null, 0, buf, 0, null, count, type, op, true);
     }
 
     public final Request iReduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op) {
-        return Collective.reduceScatter(this, "iReduceScatterBlock", true, sendbuf, 0, recvbuf, 0, null, recvcount,
+        return CollectiveCalls.reduceScatter(this, "iReduceScatterBlock", true, sendbuf, 0, recvbuf, 0, null, recvcount,
             type, op, false);
     }
 
     public final Request iReduceScatterBlock(Object buf, int count, Datatype type, Op op) {
-        return Collective.reduceScatter(this, "iReduceScatterBlock", true, null, 0, buf, 0, null, count, type, op,
+        return CollectiveCalls.reduceScatter(this, "iReduceScatterBlock", true, null, 0, buf, 0, null, count, type, op,
             true);
     }
 
     /** MPI_Reduce_local: {@code inOutBuf = inBuf op inOutBuf}, no communication. */
     public static void reduceLocal(Object inBuf, Object inOutBuf, int count, Datatype type, Op op) {
-        Collective.reduceLocal("reduceLocal", inBuf, inOutBuf, count, type, op);
+        CollectiveCalls.reduceLocal("reduceLocal", inBuf, inOutBuf, count, type, op);
     }
 
     /** How this communicator was made ({@code MPI.COMM_WORLD.Split(color=1)}), after its name if it has one. */

@@ -2,10 +2,11 @@ package mpi;
 
 import java.util.Arrays;
 import java.util.Comparator;
-import org.mpjlite.smpdev.BasicType;
 import org.mpjlite.smpdev.Job;
+import org.mpjlite.smpdev.Membership;
 import org.mpjlite.smpdev.Rank;
 import org.mpjlite.smpdev.collective.Collectives;
+import org.mpjlite.smpdev.data.BasicType;
 
 /**
  * How the members of a parent communicator agree on a new one (Split, Create, Dup): one allgather
@@ -25,11 +26,11 @@ final class CommCreation {
     }
 
     /** The new communicator's members, its context and the caller's place in it. */
-    record Result(Rank[] members, int index, int context, String name) {
+    record Result(Membership members, int index, int context, String name) {
     }
 
     /** What Open MPI's creation calls give a rank that is not a member: the null communicator. */
-    static final Result NULL_COMMUNICATOR = new Result(new Rank[0], 0, -1, "MPI_COMM_NULL");
+    static final Result NULL_COMMUNICATOR = new Result(Membership.NONE, 0, -1, "MPI_COMM_NULL");
 
     /** MPI_Comm_dup on {@code parent}: the same members in the same order, a context of its own. Collective. */
     static Result duplicate(Comm parent, String call) {
@@ -77,10 +78,11 @@ final class CommCreation {
         }
         int context = all[2] + 2 * chosen[0];
         String full = parent.label(me) + name;
+        Membership membership = Membership.of(job, context, members);
         if (index == 0) {
-            describe(job, context, full, members);
+            describe(job, context, full, membership);
         }
-        return new Result(members, index, context, full);
+        return new Result(membership, index, context, full);
     }
 
     /** Which creation by group this is: the n-th with the same parent, members and tag. */
@@ -98,22 +100,22 @@ final class CommCreation {
      */
     static Result ofGroup(Comm parent, Rank me, Rank[] members, int index, int tag, String name) {
         Job job = me.job();
-        java.util.List<Integer> world = java.util.Arrays.stream(Comm.worldRanks(members)).boxed().toList();
+        java.util.List<Integer> world = Arrays.stream(members).map(Rank::id).toList();
         java.util.Map<Object, Long> made = job.shared(new GroupCreations(me.id()),
             k -> new java.util.concurrent.ConcurrentHashMap<>());
         long nth = made.merge(java.util.List.of(parent.context, world, tag), 1L, Long::sum);
         int context = job.shared(new GroupCreation(parent.context, world, tag, nth), k -> job.allocateContexts(2));
         String full = parent.label(me) + name;
+        Membership membership = Membership.of(job, context, members);
         if (index == 0) {
-            describe(job, context, full, members);
+            describe(job, context, full, membership);
         }
-        return new Result(members.clone(), index, context, full);
+        return new Result(membership, index, context, full);
     }
 
     /** Tells reports about the two contexts of a new intracommunicator of {@code members}. */
-    static void describe(Job job, int context, String name, Rank[] members) {
-        int[] world = Comm.worldRanks(members);
-        job.describeContext(context, name, world);
-        job.describeContext(context + 1, name + " (collectives)", world);
+    static void describe(Job job, int context, String name, Membership members) {
+        job.describeContext(context, name, members);
+        job.describeContext(context + 1, name + " (collectives)", members);
     }
 }

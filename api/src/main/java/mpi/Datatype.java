@@ -1,8 +1,8 @@
 package mpi;
 
-import org.mpjlite.smpdev.BasicType;
-import org.mpjlite.smpdev.TypeMap;
 import org.mpjlite.smpdev.collective.Layout;
+import org.mpjlite.smpdev.data.BasicType;
+import org.mpjlite.smpdev.data.TypeMap;
 
 /**
  * An MPI datatype: a predefined one ({@code MPI.INT}...), shared by all ranks, or a derived one built
@@ -67,6 +67,9 @@ public class Datatype implements Cloneable {
     public static final Datatype NULL = new Datatype(Kind.NULL, "MPI.DATATYPE_NULL");
 
     private enum Kind { PREDEFINED, DERIVED, LB_MARKER, UB_MARKER, NULL }
+
+    /** What the bound markers answer queries with: no data, extent 0 (they occupy no space). */
+    private static final TypeMap NO_DATA = TypeMap.hvector(0, 1, 0, TypeMap.of(BasicType.BYTE));
 
     /** The storage type: what the buffer holds and what is copied (BYTE when the runs mix types). */
     final BasicType basic;
@@ -210,7 +213,7 @@ public class Datatype implements Cloneable {
         if (freed) {
             throw new MPIException(MPI.ERR_TYPE, call + ": datatype " + this + " has been freed");
         }
-        return map != null ? map : TypeMap.of(BasicType.BYTE);
+        return map != null ? map : NO_DATA;
     }
 
     // ---- constructors: mpiJava 1.2 (MPJ Express) -------------------------------------------

@@ -20,10 +20,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
-import org.mpjlite.smpdev.ErrorClass;
-import org.mpjlite.smpdev.Packing;
+import org.mpjlite.smpdev.error.ErrorClass;
+import org.mpjlite.smpdev.data.Packing;
 import org.mpjlite.smpdev.Rank;
-import org.mpjlite.smpdev.TypeMap;
+import org.mpjlite.smpdev.data.TypeMap;
 
 /**
  * MPI-IO (Open MPI Java): a file opened collectively by the ranks of a communicator, read and

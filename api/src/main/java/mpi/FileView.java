@@ -2,7 +2,7 @@ package mpi;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.mpjlite.smpdev.TypeMap;
+import org.mpjlite.smpdev.data.TypeMap;
 
 /**
  * A file view (Open MPI Java): which bytes of a {@link File} a rank sees, set with

@@ -390,6 +390,6 @@ public class Group implements Freeable {
         if (freed) {
             return "MPI.GROUP_NULL";
         }
-        return "Group(world ranks " + Arrays.toString(Comm.worldRanks(members)) + ")";
+        return "Group(world ranks " + Arrays.toString(Arrays.stream(members).mapToInt(Rank::id).toArray()) + ")";
     }
 }

@@ -1,5 +1,6 @@
 package mpi;
 
+import org.mpjlite.smpdev.Membership;
 import org.mpjlite.smpdev.Rank;
 
 /**
@@ -14,28 +15,28 @@ import org.mpjlite.smpdev.Rank;
  * <p>Thread-safe as MPI requires at {@code THREAD_MULTIPLE}.
  */
 public final class Intercomm extends Comm {
-    Intercomm(Rank[] local, int index, Rank[] remote, int context, int sendContext, String name) {
+    Intercomm(Membership local, int index, Membership remote, int context, int sendContext, String name) {
         super(local, index, remote, context, sendContext, name);
     }
 
     /** The size of the remote group. */
     public int Remote_size() {
         localRank("Remote_size");
-        return remoteMembers().length;
+        return remoteMembers().size();
     }
 
     public int getRemoteSize() {
         localRank("getRemoteSize");
-        return remoteMembers().length;
+        return remoteMembers().size();
     }
 
     /** The remote group (the caller is not in it: its {@code Rank()} is {@code MPI.UNDEFINED}). */
     public Group Remote_group() {
-        return new Group(remoteMembers(), localRank("Remote_group"));
+        return new Group(remoteMembers().ranks(), localRank("Remote_group"));
     }
 
     public Group getRemoteGroup() {
-        return new Group(remoteMembers(), localRank("getRemoteGroup"));
+        return new Group(remoteMembers().ranks(), localRank("getRemoteGroup"));
     }
 
     /**

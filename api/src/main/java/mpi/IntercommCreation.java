@@ -2,14 +2,15 @@ package mpi;
 
 import java.util.Arrays;
 import java.util.BitSet;
-import org.mpjlite.smpdev.BasicType;
 import org.mpjlite.smpdev.Job;
-import org.mpjlite.smpdev.PointToPoint;
+import org.mpjlite.smpdev.Membership;
 import org.mpjlite.smpdev.Rank;
-import org.mpjlite.smpdev.RecvRequest;
-import org.mpjlite.smpdev.SendMode;
-import org.mpjlite.smpdev.SendRequest;
 import org.mpjlite.smpdev.collective.Collectives;
+import org.mpjlite.smpdev.data.BasicType;
+import org.mpjlite.smpdev.p2p.PointToPoint;
+import org.mpjlite.smpdev.p2p.RecvRequest;
+import org.mpjlite.smpdev.p2p.SendMode;
+import org.mpjlite.smpdev.p2p.SendRequest;
 
 /**
  * How the two groups of an intercommunicator agree on it: its creation (MPI_Intercomm_create),
@@ -48,10 +49,10 @@ final class IntercommCreation {
             throw new MPIException(MPI.ERR_COMM, call + ": localComm " + local
                 + " is an intercommunicator (it must be an intracommunicator)");
         }
-        Rank[] mine = local.members(me);
-        if (localLeader < 0 || localLeader >= mine.length) {
+        Membership mine = local.members(me);
+        if (localLeader < 0 || localLeader >= mine.size()) {
             throw new MPIException(MPI.ERR_RANK, call + ": localLeader " + localLeader + " is not a rank of localComm "
-                + local + " (size " + mine.length + ", valid 0.." + (mine.length - 1) + ")");
+                + local + " (size " + mine.size() + ", valid 0.." + (mine.size() - 1) + ")");
         }
         int rank = local.rankIn(me);
         int[] header = new int[HEADER];
@@ -66,7 +67,7 @@ final class IntercommCreation {
             }
         }
         // The group learns the outcome even when its leader failed, so that no member waits for nothing.
-        Collective.bcast(local, call, false, header, 0, HEADER, Datatype.INT, localLeader);
+        CollectiveCalls.bcast(local, call, false, header, 0, HEADER, Datatype.INT, localLeader);
         if (failure != null) {
             throw failure;
         }
@@ -77,14 +78,17 @@ final class IntercommCreation {
         if (remoteWorld == null) {
             remoteWorld = new int[header[1]];
         }
-        Collective.bcast(local, call, false, remoteWorld, 0, remoteWorld.length, Datatype.INT, localLeader);
+        CollectiveCalls.bcast(local, call, false, remoteWorld, 0, remoteWorld.length, Datatype.INT, localLeader);
         Job job = me.job();
         Rank[] remote = new Rank[remoteWorld.length];
         for (int i = 0; i < remote.length; i++) {
             remote[i] = job.rank(remoteWorld[i]);
         }
+        // Each group's membership is keyed by the context it receives on, so both sides share it.
+        Membership localGroup = Membership.of(job, header[2], mine.ranks());
+        Membership remoteGroup = Membership.of(job, header[3], remote);
         String name = local.label(me) + "." + call + "(remote leader " + remoteLeader + ")";
-        return local.inheriting(made(me, mine, rank, remote, header[2], header[3], name));
+        return local.inheriting(made(me, localGroup, rank, remoteGroup, header[2], header[3], name));
     }
 
     /**
@@ -92,7 +96,7 @@ final class IntercommCreation {
      * contexts with the remote leader through {@code peer}, with the program's tag. Fills
      * {@code header} and returns the remote group's world ranks.
      */
-    private static int[] leaderExchange(String call, Rank me, Comm peer, Rank[] mine, int remoteLeader, int tag,
+    private static int[] leaderExchange(String call, Rank me, Comm peer, Membership mine, int remoteLeader, int tag,
                                         int[] header) {
         if (peer == null) {
             throw new MPIException(MPI.ERR_COMM, call + ": the peer communicator is null at the local leader");
@@ -110,17 +114,17 @@ final class IntercommCreation {
         }
         Job job = me.job();
         int context = job.allocateContexts(2);
-        int[] out = new int[2 + mine.length];
+        int[] out = new int[2 + mine.size()];
         out[0] = context;
-        out[1] = mine.length;
-        System.arraycopy(Comm.worldRanks(mine), 0, out, 2, mine.length);
+        out[1] = mine.size();
+        System.arraycopy(mine.worldRanks(), 0, out, 2, mine.size());
         int[] in = new int[2 + job.size()];
-        peer.sendRecv(call, out, 0, out.length, Datatype.INT, remoteLeader, tag, in, 0, in.length, Datatype.INT,
-            remoteLeader, tag);
+        PointToPointCalls.sendRecv(peer, call, out, 0, out.length, Datatype.INT, remoteLeader, tag, in, 0, in.length,
+            Datatype.INT, remoteLeader, tag);
         int[] remoteWorld = Arrays.copyOfRange(in, 2, 2 + in[1]);
         BitSet local = new BitSet();
-        for (Rank r : mine) {
-            local.set(r.id());
+        for (int i = 0; i < mine.size(); i++) {
+            local.set(mine.worldRank(i));
         }
         for (int w : remoteWorld) {
             if (local.get(w)) {
@@ -156,8 +160,8 @@ final class IntercommCreation {
      */
     static Intracomm merge(String call, Intercomm ic, boolean high) {
         Rank me = ic.rank(call);
-        Rank[] local = ic.members(me);
-        Rank[] remote = ic.remoteMembers();
+        Rank[] local = ic.members(me).ranks();
+        Rank[] remote = ic.remoteMembers().ranks();
         int rank = ic.rankIn(me);
         boolean lowerLeader = local[0].id() < remote[0].id();
         // {local group's high, remote group's high, context}
@@ -182,10 +186,11 @@ final class IntercommCreation {
         System.arraycopy(second, 0, members, first.length, second.length);
         int index = localFirst ? rank : remote.length + rank;
         String name = ic.label(me) + "." + call + "(high=" + high + ")";
+        Membership membership = Membership.of(me.job(), agreed[2], members);
         if (index == 0) {
-            CommCreation.describe(me.job(), agreed[2], name, members);
+            CommCreation.describe(me.job(), agreed[2], name, membership);
         }
-        return ic.inheriting(new Intracomm(members, index, agreed[2], name));
+        return ic.inheriting(new Intracomm(membership, index, agreed[2], name));
     }
 
     /**
@@ -196,7 +201,7 @@ final class IntercommCreation {
         int[] in = new int[n];
         RecvRequest r = PointToPoint.irecv(me, ic.context + 1, 0, LEADERS_TAG, in, 0, n,
             BasicType.INT, call);
-        SendRequest s = PointToPoint.isend(me, ic.remoteMembers()[0], ic.sendContext + 1, 0,
+        SendRequest s = PointToPoint.isend(me, ic.remoteMembers().rank(0), ic.sendContext + 1, 0,
             LEADERS_TAG, out, 0, out.length, BasicType.INT, SendMode.STANDARD, call);
         s.await(call);
         r.await(call);
@@ -207,12 +212,11 @@ final class IntercommCreation {
     }
 
     /** The new intercommunicator of {@code me}; its local rank 0 describes its contexts to reports. */
-    private static Intercomm made(Rank me, Rank[] local, int index, Rank[] remote, int context, int sendContext,
-                                  String name) {
+    private static Intercomm made(Rank me, Membership local, int index, Membership remote, int context,
+                                  int sendContext, String name) {
         if (index == 0) {
-            int[] remoteWorld = Comm.worldRanks(remote);
-            me.job().describeContext(context, name, remoteWorld, Comm.worldRanks(local));
-            me.job().describeContext(context + 1, name + " (leaders and local collectives)", remoteWorld);
+            me.job().describeContext(context, name, remote, local);
+            me.job().describeContext(context + 1, name + " (leaders and local collectives)", remote);
         }
         return new Intercomm(local, index, remote, context, sendContext, name);
     }

@@ -1,12 +1,13 @@
 package mpi;
 
+import org.mpjlite.smpdev.Membership;
 import org.mpjlite.smpdev.Rank;
 
 /**
  * An intra-communicator: one group of ranks talking among themselves ({@code MPI.COMM_WORLD},
  * {@code MPI.COMM_SELF}). Holds mpiJava 1.2's collectives (with element offsets) and Open MPI's
  * scans; Open MPI's other collectives are on {@link Comm}. Every collective goes through the
- * shared-memory engine ({@link Collective}) and never matches point-to-point traffic.
+ * shared-memory engine ({@link CollectiveCalls}) and never matches point-to-point traffic.
  */
 public class Intracomm extends Comm {
     static final int WORLD_CONTEXT = 0;
@@ -16,7 +17,7 @@ public class Intracomm extends Comm {
         super(bound, context, self, name);
     }
 
-    Intracomm(Rank[] members, int index, int context, String name) {
+    Intracomm(Membership members, int index, int context, String name) {
         super(members, index, context, name);
     }
 
@@ -68,7 +69,9 @@ public class Intracomm extends Comm {
 
     /**
      * A new communicator of the ranks of {@code group}, in the group's order; null for a rank not in
-     * it. Every rank of this communicator calls it with the same group. Collective.
+     * it. Collective: every rank of this communicator calls it. As MPI-2.2 allows, the ranks may pass
+     * different, disjoint groups (every member of one group passing that same group; a rank in none
+     * passes an empty group): each group gets a communicator of its own, with its own contexts.
      */
     public Intracomm Create(Group group) {
         return created(create("Create", group));
@@ -138,14 +141,23 @@ public class Intracomm extends Comm {
         }
         Rank me = rank(call);
         int key = memberIndex(call, me, group);
-        return CommCreation.split(this, call, key < 0 ? MPI.UNDEFINED : 0, key, "." + call + "(group)");
+        // Disjoint groups have distinct first members: the first member tells the groups apart.
+        int color = key >= 0 ? group.members[0].id() : MPI.UNDEFINED;
+        CommCreation.Result r = CommCreation.split(this, call, color, key, "." + call + "(group)");
+        if (r != null && !java.util.Arrays.equals(r.members().ranks(), group.members)) {
+            throw new MPIException(MPI.ERR_GROUP, call + ": the members of the group (world ranks "
+                + java.util.Arrays.toString(java.util.Arrays.stream(group.members).mapToInt(Rank::id).toArray())
+                + ") passed different groups (the groups of a Create must be the same or disjoint)");
+        }
+        return r;
     }
 
     /** {@code me}'s rank in {@code group}, or -1; every member of the group must be one of this communicator. */
     private int memberIndex(String call, Rank me, Group group) {
         java.util.BitSet parent = new java.util.BitSet();
-        for (Rank r : members(me)) {
-            parent.set(r.id());
+        Membership members = members(me);
+        for (int i = 0; i < members.size(); i++) {
+            parent.set(members.worldRank(i));
         }
         int key = -1;
         for (int i = 0; i < group.members.length; i++) {
@@ -203,118 +215,118 @@ public class Intracomm extends Comm {
     // ---- collectives: mpiJava 1.2 ------------------------------------------------------------
 
     public void Barrier() {
-        Collective.barrier(this, "Barrier", false);
+        CollectiveCalls.barrier(this, "Barrier", false);
     }
 
     public void Bcast(Object buf, int offset, int count, Datatype type, int root) {
-        Collective.bcast(this, "Bcast", false, buf, offset, count, type, root);
+        CollectiveCalls.bcast(this, "Bcast", false, buf, offset, count, type, root);
     }
 
     public void Gather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
                        int recvoffset, int recvcount, Datatype recvtype, int root) {
-        Collective.gather(this, "Gather", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+        CollectiveCalls.gather(this, "Gather", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
             recvcount, recvtype, root, false);
     }
 
     public void Gatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
                         int recvoffset, int[] recvcount, int[] displs, Datatype recvtype, int root) {
-        Collective.gatherv(this, "Gatherv", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+        CollectiveCalls.gatherv(this, "Gatherv", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
             recvcount, displs, recvtype, root, false);
     }
 
     public void Scatter(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
                         int recvoffset, int recvcount, Datatype recvtype, int root) {
-        Collective.scatter(this, "Scatter", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+        CollectiveCalls.scatter(this, "Scatter", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
             recvcount, recvtype, root, false);
     }
 
     public void Scatterv(Object sendbuf, int sendoffset, int[] sendcount, int[] displs, Datatype sendtype,
                          Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
-        Collective.scatterv(this, "Scatterv", false, sendbuf, sendoffset, sendcount, displs, sendtype, recvbuf,
+        CollectiveCalls.scatterv(this, "Scatterv", false, sendbuf, sendoffset, sendcount, displs, sendtype, recvbuf,
             recvoffset, recvcount, recvtype, root, false);
     }
 
     public void Allgather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
                           int recvoffset, int recvcount, Datatype recvtype) {
-        Collective.allgather(this, "Allgather", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
-            recvcount, recvtype, false);
+        CollectiveCalls.allgather(this, "Allgather", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf,
+            recvoffset, recvcount, recvtype, false);
     }
 
     public void Allgatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
                            int recvoffset, int[] recvcount, int[] displs, Datatype recvtype) {
-        Collective.allgatherv(this, "Allgatherv", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf,
+        CollectiveCalls.allgatherv(this, "Allgatherv", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf,
             recvoffset, recvcount, displs, recvtype, false);
     }
 
     public void Alltoall(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
                          int recvoffset, int recvcount, Datatype recvtype) {
-        Collective.alltoall(this, "Alltoall", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+        CollectiveCalls.alltoall(this, "Alltoall", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
             recvcount, recvtype);
     }
 
     public void Alltoallv(Object sendbuf, int sendoffset, int[] sendcount, int[] sdispls, Datatype sendtype,
                           Object recvbuf, int recvoffset, int[] recvcount, int[] rdispls, Datatype recvtype) {
-        Collective.alltoallv(this, "Alltoallv", false, sendbuf, sendoffset, sendcount, sdispls, sendtype, recvbuf,
+        CollectiveCalls.alltoallv(this, "Alltoallv", false, sendbuf, sendoffset, sendcount, sdispls, sendtype, recvbuf,
             recvoffset, recvcount, rdispls, recvtype);
     }
 
     public void Reduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype datatype,
                        Op op, int root) {
-        Collective.reduce(this, "Reduce", false, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op, root,
-            false);
+        CollectiveCalls.reduce(this, "Reduce", false, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op,
+            root, false);
     }
 
     public void Allreduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
                           Datatype datatype, Op op) {
-        Collective.allreduce(this, "Allreduce", false, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op,
-            false);
+        CollectiveCalls.allreduce(this, "Allreduce", false, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype,
+            op, false);
     }
 
     public void Reduce_scatter(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int[] recvcounts,
                                Datatype datatype, Op op) {
-        Collective.reduceScatter(this, "Reduce_scatter", false, sendbuf, sendoffset, recvbuf, recvoffset, recvcounts,
-            0, datatype, op, false);
+        CollectiveCalls.reduceScatter(this, "Reduce_scatter", false, sendbuf, sendoffset, recvbuf, recvoffset,
+            recvcounts, 0, datatype, op, false);
     }
 
     public void Scan(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype datatype,
                      Op op) {
-        Collective.scan(this, "Scan", false, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op, false,
+        CollectiveCalls.scan(this, "Scan", false, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op, false,
             false);
     }
 
     // ---- collectives: Open MPI Java scans (the others are on Comm) ---------------------------
 
     public final void scan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) {
-        Collective.scan(this, "scan", false, sendbuf, 0, recvbuf, 0, count, type, op, false, false);
+        CollectiveCalls.scan(this, "scan", false, sendbuf, 0, recvbuf, 0, count, type, op, false, false);
     }
 
     /** In place: {@code buf} holds the contribution and receives the result. */
     public final void scan(Object buf, int count, Datatype type, Op op) {
-        Collective.scan(this, "scan", false, null, 0, buf, 0, count, type, op, false, true);
+        CollectiveCalls.scan(this, "scan", false, null, 0, buf, 0, count, type, op, false, true);
     }
 
     public final Request iScan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) {
-        return Collective.scan(this, "iScan", true, sendbuf, 0, recvbuf, 0, count, type, op, false, false);
+        return CollectiveCalls.scan(this, "iScan", true, sendbuf, 0, recvbuf, 0, count, type, op, false, false);
     }
 
     public final Request iScan(Object buf, int count, Datatype type, Op op) {
-        return Collective.scan(this, "iScan", true, null, 0, buf, 0, count, type, op, false, true);
+        return CollectiveCalls.scan(this, "iScan", true, null, 0, buf, 0, count, type, op, false, true);
     }
 
     /** Exclusive scan: rank i gets the reduction of ranks 0..i-1; rank 0's receive buffer is left unchanged. */
     public final void exScan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) {
-        Collective.scan(this, "exScan", false, sendbuf, 0, recvbuf, 0, count, type, op, true, false);
+        CollectiveCalls.scan(this, "exScan", false, sendbuf, 0, recvbuf, 0, count, type, op, true, false);
     }
 
     public final void exScan(Object buf, int count, Datatype type, Op op) {
-        Collective.scan(this, "exScan", false, null, 0, buf, 0, count, type, op, true, true);
+        CollectiveCalls.scan(this, "exScan", false, null, 0, buf, 0, count, type, op, true, true);
     }
 
     public final Request iExScan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) {
-        return Collective.scan(this, "iExScan", true, sendbuf, 0, recvbuf, 0, count, type, op, true, false);
+        return CollectiveCalls.scan(this, "iExScan", true, sendbuf, 0, recvbuf, 0, count, type, op, true, false);
     }
 
     public final Request iExScan(Object buf, int count, Datatype type, Op op) {
-        return Collective.scan(this, "iExScan", true, null, 0, buf, 0, count, type, op, true, true);
+        return CollectiveCalls.scan(this, "iExScan", true, null, 0, buf, 0, count, type, op, true, true);
     }
 }

@@ -9,10 +9,10 @@ import java.nio.FloatBuffer;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.nio.ShortBuffer;
-import org.mpjlite.smpdev.ErrorClass;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.Rank;
+import org.mpjlite.smpdev.error.ErrorClass;
 
 /**
  * The MPI environment of one rank: constants, predefined datatypes and communicators, Init and
@@ -62,12 +62,16 @@ public final class MPI {
     public static final int HOST = 1;
     public static final int IO = 2;
     public static final int WTIME_IS_GLOBAL = 3;
+    /** Window attributes ({@code Win.getAttr}): the memory, its size in bytes, the displacement unit. */
+    public static final int WIN_BASE = 4;
+    public static final int WIN_SIZE = 5;
+    public static final int WIN_DISP_UNIT = 6;
     /** Open MPI: the number of ranks the job can have, its size (there is no spawn beyond it). */
-    public static final int UNIVERSE_SIZE = 4;
+    public static final int UNIVERSE_SIZE = 7;
     /** Open MPI: the largest error code in use, {@link #ERR_LASTCODE}. */
-    public static final int LASTUSEDCODE = 5;
+    public static final int LASTUSEDCODE = 8;
     /** Open MPI: which application of the job this rank runs; always 0 (one program per job). */
-    public static final int APPNUM = 6;
+    public static final int APPNUM = 9;
     /** What no key from {@code createKeyval} is. */
     public static final int KEYVAL_INVALID = -1;
 
@@ -77,6 +81,31 @@ public final class MPI {
 
     /** Bytes charged per message against the buffer attached for buffered sends. */
     public static final int BSEND_OVERHEAD = 16;
+    /**
+     * MPJ Express: the bytes a buffered send needs beyond its data in the attached buffer, which
+     * programs add when they size it; here {@link #BSEND_OVERHEAD}.
+     */
+    public static final int SEND_OVERHEAD = BSEND_OVERHEAD;
+    /** MPJ Express: the bytes a receive needs beyond its data; none here (messages land in the user's buffer). */
+    public static final int RECV_OVERHEAD = 0;
+    /** MPJ Express: the processors available to the JVM ({@code Runtime.availableProcessors()}), which its ranks share. */
+    public static final int NUM_OF_PROCESSORS = Runtime.getRuntime().availableProcessors();
+    /** MPJ Express: whether the library prints debugging output; never. */
+    public static final boolean DEBUG = false;
+    /**
+     * MPJ Express: an empty status ({@code ANY_SOURCE}, {@code ANY_TAG}, no elements). Shared: a
+     * program reads it, it does not change it.
+     */
+    public static final Status EMPTY_STATUS = new Status();
+
+    // ---- one-sided communication (Win): assertions and lock types, with Open MPI's values -------
+    public static final int MODE_NOCHECK = 1;
+    public static final int MODE_NOPRECEDE = 2;
+    public static final int MODE_NOPUT = 4;
+    public static final int MODE_NOSTORE = 8;
+    public static final int MODE_NOSUCCEED = 16;
+    public static final int LOCK_EXCLUSIVE = 1;
+    public static final int LOCK_SHARED = 2;
 
     // ---- error classes ------------------------------------------------------------------------
     public static final int SUCCESS = ErrorClass.SUCCESS;
@@ -99,31 +128,43 @@ public final class MPI {
     public static final int ERR_INTERN = ErrorClass.ERR_INTERN;
     public static final int ERR_IN_STATUS = ErrorClass.ERR_IN_STATUS;
     public static final int ERR_PENDING = ErrorClass.ERR_PENDING;
+    public static final int ERR_ASSERT = ErrorClass.ERR_ASSERT;
+    public static final int ERR_BASE = ErrorClass.ERR_BASE;
+    public static final int ERR_DISP = ErrorClass.ERR_DISP;
     public static final int ERR_KEYVAL = ErrorClass.ERR_KEYVAL;
+    public static final int ERR_LOCKTYPE = ErrorClass.ERR_LOCKTYPE;
     public static final int ERR_NO_MEM = ErrorClass.ERR_NO_MEM;
     public static final int ERR_NOT_SAME = ErrorClass.ERR_NOT_SAME;
+    public static final int ERR_RMA_CONFLICT = ErrorClass.ERR_RMA_CONFLICT;
+    public static final int ERR_RMA_SYNC = ErrorClass.ERR_RMA_SYNC;
+    public static final int ERR_SIZE = ErrorClass.ERR_SIZE;
     public static final int ERR_UNSUPPORTED_OPERATION = ErrorClass.ERR_UNSUPPORTED_OPERATION;
+    public static final int ERR_WIN = ErrorClass.ERR_WIN;
+    /** MPI_ERR_RMA_RANGE, which Open MPI's Java binding does not name: target memory outside the window. */
+    public static final int ERR_RMA_RANGE = ErrorClass.ERR_RMA_RANGE;
+    /** MPI_ERR_RMA_ATTACH, which Open MPI's Java binding does not name: memory cannot be attached or detached. */
+    public static final int ERR_RMA_ATTACH = ErrorClass.ERR_RMA_ATTACH;
     public static final int ERR_PROC_ABORTED = ErrorClass.ERR_PROC_ABORTED;
     public static final int ERR_LASTCODE = ErrorClass.ERR_LASTCODE;
-    // Info and I/O error classes, with Open MPI 5's values (the same numbering as ErrorClass).
-    public static final int ERR_ACCESS = 20;
-    public static final int ERR_AMODE = 21;
-    public static final int ERR_BAD_FILE = 23;
-    public static final int ERR_CONVERSION = 25;
-    public static final int ERR_DUP_DATAREP = 27;
-    public static final int ERR_FILE_EXISTS = 28;
-    public static final int ERR_FILE_IN_USE = 29;
-    public static final int ERR_FILE = 30;
-    public static final int ERR_INFO_KEY = 31;
-    public static final int ERR_INFO_NOKEY = 32;
-    public static final int ERR_INFO_VALUE = 33;
-    public static final int ERR_INFO = 34;
-    public static final int ERR_IO = 35;
-    public static final int ERR_NO_SPACE = 41;
-    public static final int ERR_NO_SUCH_FILE = 42;
-    public static final int ERR_QUOTA = 44;
-    public static final int ERR_READ_ONLY = 45;
-    public static final int ERR_UNSUPPORTED_DATAREP = 51;
+    // Info and I/O error classes.
+    public static final int ERR_ACCESS = ErrorClass.ERR_ACCESS;
+    public static final int ERR_AMODE = ErrorClass.ERR_AMODE;
+    public static final int ERR_BAD_FILE = ErrorClass.ERR_BAD_FILE;
+    public static final int ERR_CONVERSION = ErrorClass.ERR_CONVERSION;
+    public static final int ERR_DUP_DATAREP = ErrorClass.ERR_DUP_DATAREP;
+    public static final int ERR_FILE_EXISTS = ErrorClass.ERR_FILE_EXISTS;
+    public static final int ERR_FILE_IN_USE = ErrorClass.ERR_FILE_IN_USE;
+    public static final int ERR_FILE = ErrorClass.ERR_FILE;
+    public static final int ERR_INFO_KEY = ErrorClass.ERR_INFO_KEY;
+    public static final int ERR_INFO_NOKEY = ErrorClass.ERR_INFO_NOKEY;
+    public static final int ERR_INFO_VALUE = ErrorClass.ERR_INFO_VALUE;
+    public static final int ERR_INFO = ErrorClass.ERR_INFO;
+    public static final int ERR_IO = ErrorClass.ERR_IO;
+    public static final int ERR_NO_SPACE = ErrorClass.ERR_NO_SPACE;
+    public static final int ERR_NO_SUCH_FILE = ErrorClass.ERR_NO_SUCH_FILE;
+    public static final int ERR_QUOTA = ErrorClass.ERR_QUOTA;
+    public static final int ERR_READ_ONLY = ErrorClass.ERR_READ_ONLY;
+    public static final int ERR_UNSUPPORTED_DATAREP = ErrorClass.ERR_UNSUPPORTED_DATAREP;
 
     // ---- info objects (see Info) --------------------------------------------------------------
     /** Keys are shorter than this (Open MPI's MPI_MAX_INFO_KEY). */
@@ -251,9 +292,17 @@ public final class MPI {
     /**
      * Initializes MPI for this rank; returns once every rank of the job has called it. Returns the
      * program's arguments.
+     *
+     * <p>Provides {@code THREAD_MULTIPLE}: any thread of the rank may call MPI. MPJ Express grants
+     * that under a plain Init, and its programs call MPI from several threads without asking for
+     * more; MPI lets the level provided exceed the one required (Init requires
+     * {@code THREAD_SINGLE}), so Open MPI programs are served too, though Open MPI's own Init
+     * provides {@code THREAD_SINGLE} by default and {@link #queryThread()} answers differently. A
+     * program that asks for a lower level with {@link #InitThread} or {@link #Init_thread} gets
+     * exactly that level, with its check.
      */
     public static String[] Init(String[] args) {
-        initThread("Init", args, THREAD_SINGLE);
+        initThread("Init", args, THREAD_MULTIPLE);
         return args;
     }
 

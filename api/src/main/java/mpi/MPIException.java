@@ -1,7 +1,7 @@
 package mpi;
 
-import org.mpjlite.smpdev.ErrorClass;
-import org.mpjlite.smpdev.Errors;
+import org.mpjlite.smpdev.error.ErrorClass;
+import org.mpjlite.smpdev.error.Errors;
 
 /**
  * An MPI error: the MPI error class ({@link #getErrorClass()}, one of {@code MPI.ERR_*}) and a

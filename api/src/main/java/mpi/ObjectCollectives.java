@@ -2,13 +2,12 @@ package mpi;
 
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import mpjbuf.ObjectStreams;
-import org.mpjlite.smpdev.Packing;
 import org.mpjlite.smpdev.Rank;
+import org.mpjlite.smpdev.data.ObjectSerializer;
 
 /**
  * The collectives of mpiJava on MPI.OBJECT data (and derived types over objects): each rank
- * serializes the objects it contributes, the serialized bytes move through the ordinary byte
+ * serializes the objects it contributes ({@link ObjectSerializer}), the serialized bytes move through the ordinary byte
  * collectives (lengths first, then the bytes), and each receiving rank deserializes them with its own
  * class loader (the calling thread's context loader: under mpjrun, the rank's), so every rank gets
  * copies of its own classes. Reductions on objects take a user-defined operation and combine the
@@ -43,7 +42,7 @@ final class ObjectCollectives {
 
     static MPIException unsupported(String call) {
         return new MPIException(MPI.ERR_TYPE, call + ": MPI.OBJECT is not supported by this operation (it is by"
-            + " Bcast, Gather(v), Scatter(v), Allgather(v), Alltoall(v), Reduce, Allreduce and Scan)");
+            + " Bcast, Gather(v), Scatter(v), Allgather(v), Alltoall(v), Reduce, Allreduce, Reduce_scatter and Scan)");
     }
 
     /** The blocks of a buffer: {@code count} items each, or {@code counts[i]} at {@code displs[i]} (in extents). */
@@ -184,7 +183,47 @@ final class ObjectCollectives {
             Check.buffer(call, "receive buffer", rbuf, roff, count, type.units(), type);
             Check.writable(call, rbuf);
             Object[] result = combine(call, r, blocks, 0, size, count, type);
-            Packing.place(result, rbuf, roff * (long) type.unit(), count, type.map);
+            ObjectSerializer.place(result, rbuf, roff * (long) type.unit(), count, type.map);
+        }
+        return null;
+    }
+
+    /**
+     * Reduce_scatter: block {@code j} of every rank's send buffer ({@code counts[j]} items, or
+     * {@code blockCount} each when {@code counts} is null) goes to rank {@code j}, which combines the
+     * blocks in rank order. In place, the send data is the receive buffer's and the result lands at
+     * its start.
+     */
+    static Request reduceScatter(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, Object rbuf,
+                                 int roff, int[] counts, int blockCount, Datatype type, Op op, boolean inPlace) {
+        blocking(call, nonBlocking, type);
+        org.mpjlite.smpdev.collective.Reduction r = Check.op(call, op, type);
+        Rank me = c.rank(call);
+        int rank = c.rankIn(me);
+        int size = c.size(me);
+        int[] cs = counts;
+        if (cs == null) {
+            if (blockCount < 0) {
+                throw new MPIException(MPI.ERR_COUNT, call + ": count must be >= 0, was " + blockCount);
+            }
+            cs = new int[size];
+            java.util.Arrays.fill(cs, blockCount);
+        } else {
+            Check.counts(call, "recvcounts", cs, size);
+        }
+        Object from = inPlace ? rbuf : sbuf;
+        int fromOffset = inPlace ? roff : soff;
+        Blocks s = sending(call, from, fromOffset, cs, 0, displacements(cs), type, size);
+        Check.buffer(call, "receive buffer", rbuf, roff, cs[rank], type.units(), type);
+        Check.writable(call, rbuf);
+        byte[][] out = new byte[size][];
+        for (int j = 0; j < size; j++) {
+            out[j] = serialize(call, from, s.origin(j), cs[j], type);
+        }
+        byte[][] mine = alltoallBytes(c, call, out);
+        if (cs[rank] > 0) {
+            ObjectSerializer.place(combine(call, r, mine, 0, size, cs[rank], type), rbuf, roff * (long) type.unit(), cs[rank],
+                type.map);
         }
         return null;
     }
@@ -203,8 +242,8 @@ final class ObjectCollectives {
         byte[][] blocks = allgatherBytes(c, call, mine);
         int last = prefix == Prefix.ALL ? size : prefix == Prefix.INCLUSIVE ? rank + 1 : rank;
         if (last > 0) {
-            Packing.place(combine(call, r, blocks, 0, last, count, type), rbuf, roff * (long) type.unit(), count,
-                type.map);
+            ObjectSerializer.place(combine(call, r, blocks, 0, last, count, type), rbuf, roff * (long) type.unit(),
+                count, type.map);
         }
         return null;
     }
@@ -252,15 +291,15 @@ final class ObjectCollectives {
 
     /** {@code [int n][the n objects serialized]}: the objects of {@code items} items from byte {@code origin}. */
     private static byte[] serialize(String call, Object buf, long origin, int items, Datatype type) {
-        Object[] objects = Packing.objects(buf, origin, items, type.map);
+        Object[] objects = ObjectSerializer.objects(buf, origin, items, type.map);
         for (int i = 0; i < objects.length; i++) {
-            if (objects[i] != null && !(objects[i] instanceof java.io.Serializable)) {
+            if (!ObjectSerializer.serializable(objects[i])) {
                 throw new MPIException(MPI.ERR_ARG, call + ": object " + i + " of the block sent, a "
                     + objects[i].getClass().getName() + ", is not Serializable");
             }
         }
         try {
-            byte[] stream = ObjectStreams.serialize(objects, 0, objects.length);
+            byte[] stream = ObjectSerializer.serialize(objects);
             return ByteBuffer.allocate(4 + stream.length).putInt(objects.length).put(stream).array();
         } catch (IllegalArgumentException e) {
             throw new MPIException(MPI.ERR_ARG, call + ": cannot serialize the block sent: " + e.getMessage());
@@ -274,30 +313,28 @@ final class ObjectCollectives {
             throw new MPIException(MPI.ERR_COUNT, call + ": rank " + from + " contributed " + sent
                 + " objects, this rank expects " + n);
         }
-        Object[] objects = new Object[n];
         try {
-            ObjectStreams.deserialize(block, 4, block.length - 4, objects, 0, n,
+            return ObjectSerializer.deserialize(block, 4, block.length - 4, n,
                 Thread.currentThread().getContextClassLoader());
         } catch (IllegalStateException | UncheckedIOException e) {
             throw new MPIException(MPI.ERR_TYPE, call + ": cannot deserialize the objects of rank " + from + ": "
                 + e.getMessage());
         }
-        return objects;
     }
 
     private static void deserialize(String call, byte[] block, Object buf, long origin, int items, Datatype type,
                                     int from) {
         Object[] objects = objects(call, block, Math.toIntExact(type.map.elements() * items), from);
-        Packing.place(objects, buf, origin, items, type.map);
+        ObjectSerializer.place(objects, buf, origin, items, type.map);
     }
 
     // ---- variable-length bytes through the byte collectives ------------------------------------
 
     private static byte[] bcastBytes(Comm c, String call, byte[] mine, int root) {
         int[] length = {mine == null ? 0 : mine.length};
-        Collective.bcast(c, call, false, length, 0, 1, Datatype.INT, root);
+        CollectiveCalls.bcast(c, call, false, length, 0, 1, Datatype.INT, root);
         byte[] bytes = mine != null ? mine : new byte[length[0]];
-        Collective.bcast(c, call, false, bytes, 0, length[0], Datatype.BYTE, root);
+        CollectiveCalls.bcast(c, call, false, bytes, 0, length[0], Datatype.BYTE, root);
         return bytes;
     }
 
@@ -306,11 +343,11 @@ final class ObjectCollectives {
         int size = c.size(me);
         boolean isRoot = c.rankIn(me) == root;
         int[] lengths = new int[size];
-        Collective.gather(c, call, false, new int[] {mine.length}, 0, 1, Datatype.INT, lengths, 0, 1, Datatype.INT,
+        CollectiveCalls.gather(c, call, false, new int[] {mine.length}, 0, 1, Datatype.INT, lengths, 0, 1, Datatype.INT,
             root, false);
         int[] displs = displacements(lengths);
         byte[] all = new byte[isRoot ? displs[size - 1] + lengths[size - 1] : 0];
-        Collective.gatherv(c, call, false, mine, 0, mine.length, Datatype.BYTE, all, 0, lengths, displs,
+        CollectiveCalls.gatherv(c, call, false, mine, 0, mine.length, Datatype.BYTE, all, 0, lengths, displs,
             Datatype.BYTE, root, false);
         return isRoot ? split(all, lengths, displs) : null;
     }
@@ -318,11 +355,11 @@ final class ObjectCollectives {
     private static byte[][] allgatherBytes(Comm c, String call, byte[] mine) {
         int size = c.size(c.rank(call));
         int[] lengths = new int[size];
-        Collective.allgather(c, call, false, new int[] {mine.length}, 0, 1, Datatype.INT, lengths, 0, 1,
+        CollectiveCalls.allgather(c, call, false, new int[] {mine.length}, 0, 1, Datatype.INT, lengths, 0, 1,
             Datatype.INT, false);
         int[] displs = displacements(lengths);
         byte[] all = new byte[displs[size - 1] + lengths[size - 1]];
-        Collective.allgatherv(c, call, false, mine, 0, mine.length, Datatype.BYTE, all, 0, lengths, displs,
+        CollectiveCalls.allgatherv(c, call, false, mine, 0, mine.length, Datatype.BYTE, all, 0, lengths, displs,
             Datatype.BYTE, false);
         return split(all, lengths, displs);
     }
@@ -338,9 +375,9 @@ final class ObjectCollectives {
             all = join(blocks, lengths);
         }
         int[] length = new int[1];
-        Collective.scatter(c, call, false, lengths, 0, 1, Datatype.INT, length, 0, 1, Datatype.INT, root, false);
+        CollectiveCalls.scatter(c, call, false, lengths, 0, 1, Datatype.INT, length, 0, 1, Datatype.INT, root, false);
         byte[] mine = new byte[length[0]];
-        Collective.scatterv(c, call, false, all, 0, lengths, displacements(lengths), Datatype.BYTE, mine, 0,
+        CollectiveCalls.scatterv(c, call, false, all, 0, lengths, displacements(lengths), Datatype.BYTE, mine, 0,
             length[0], Datatype.BYTE, root, false);
         return mine;
     }
@@ -352,10 +389,10 @@ final class ObjectCollectives {
             sendLengths[i] = out[i].length;
         }
         int[] recvLengths = new int[size];
-        Collective.alltoall(c, call, false, sendLengths, 0, 1, Datatype.INT, recvLengths, 0, 1, Datatype.INT);
+        CollectiveCalls.alltoall(c, call, false, sendLengths, 0, 1, Datatype.INT, recvLengths, 0, 1, Datatype.INT);
         int[] recvDispls = displacements(recvLengths);
         byte[] in = new byte[recvDispls[size - 1] + recvLengths[size - 1]];
-        Collective.alltoallv(c, call, false, join(out, sendLengths), 0, sendLengths, displacements(sendLengths),
+        CollectiveCalls.alltoallv(c, call, false, join(out, sendLengths), 0, sendLengths, displacements(sendLengths),
             Datatype.BYTE, in, 0, recvLengths, recvDispls, Datatype.BYTE);
         return split(in, recvLengths, recvDispls);
     }

@@ -2,9 +2,9 @@ package mpi;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import org.mpjlite.smpdev.Copier;
 import org.mpjlite.smpdev.collective.BuiltinOp;
 import org.mpjlite.smpdev.collective.Reduction;
+import org.mpjlite.smpdev.data.Copier;
 
 /**
  * A reduction operation: one of the predefined ones ({@code MPI.SUM}...) or a user function of
@@ -12,8 +12,8 @@ import org.mpjlite.smpdev.collective.Reduction;
  * contributions in rank order, so commutative and non-commutative operations alike give the
  * result MPI defines, the same on every rank.
  *
- * <p>Immutable, except the remembered choice of an Open MPI function's form (a benign race).
- * Thread-safe.
+ * <p>Immutable, except the remembered choice of an Open MPI function's form (a benign race) and
+ * the freed mark. Thread-safe.
  */
 public class Op {
     // Public because the per-rank copy of MPI (another runtime package) reads them.
@@ -36,6 +36,11 @@ public class Op {
     private final User_function mpiJavaFunction;
     private final UserFunction openMpiFunction;
     private final boolean commutative;
+    /**
+     * Set by {@link #free}; volatile so that a thread of the rank other than the one that freed
+     * the operation sees it freed.
+     */
+    private volatile boolean freed;
     /** An Open MPI function that overrides only the array form (learnt on first call). */
     private volatile boolean arraysOnly;
 
@@ -71,19 +76,45 @@ public class Op {
         return commutative;
     }
 
-    /** Predefined operations cannot be freed; freeing any operation is a no-op. */
+    /**
+     * Open MPI's MPI_Op_free: the operation becomes null ({@link #isNull()}), and using it again is
+     * MPI_ERR_OP; collectives already started with it complete. A predefined operation cannot be
+     * freed (MPI_ERR_OP, as Open MPI), nor can one already freed.
+     */
     public void free() {
+        release("free");
     }
 
+    /**
+     * mpiJava's Free: as {@link #free}, except that freeing a predefined operation does nothing (as
+     * for predefined datatypes), so that old programs that free every operation keep working.
+     */
     public void Free() {
+        if (builtin == null) {
+            release("Free");
+        }
     }
 
+    private void release(String call) {
+        if (builtin != null) {
+            throw new MPIException(MPI.ERR_OP, call + ": " + this + " is predefined and cannot be freed");
+        }
+        if (freed) {
+            throw new MPIException(MPI.ERR_OP, call + ": " + this + " was freed already");
+        }
+        freed = true;
+    }
+
+    /** True once freed: the operation is then MPI_OP_NULL. */
     public boolean isNull() {
-        return false;
+        return freed;
     }
 
     /** The operation on items of {@code type}, for the engine; ERR_OP when it does not apply. */
     Reduction on(Datatype type, String call) {
+        if (freed) {
+            throw new MPIException(MPI.ERR_OP, call + ": the operation " + this + " was freed");
+        }
         if (builtin != null) {
             Reduction r = type.mixed() && !type.direct() ? null : builtin.on(type.layout);
             if (r == null) {

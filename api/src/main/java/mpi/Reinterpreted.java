@@ -9,7 +9,7 @@ import java.nio.FloatBuffer;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.nio.ShortBuffer;
-import org.mpjlite.smpdev.BasicType;
+import org.mpjlite.smpdev.data.BasicType;
 
 /**
  * A buffer read as the bytes it holds, for Open MPI's dialect. Open MPI's bindings hand the C library

@@ -1,7 +1,7 @@
 package mpi;
 
-import org.mpjlite.smpdev.PointToPoint;
 import org.mpjlite.smpdev.Rank;
+import org.mpjlite.smpdev.p2p.PointToPoint;
 
 /**
  * A non-blocking operation: wait for it, test it, cancel it. Both dialects: mpiJava's
@@ -308,9 +308,13 @@ public class Request {
         return s == null ? MPI.UNDEFINED : s.index;
     }
 
+    /**
+     * The status (with its index) of a complete request, or null if none is complete. When no
+     * request is active, an empty status with {@code getIndex() == MPI.UNDEFINED}, as Open MPI
+     * returns for MPI_Testany's flag = true, index = MPI_UNDEFINED.
+     */
     public static Status testAnyStatus(Request[] requests) {
-        Status s = Testany(requests);
-        return s == null || s.index == MPI.UNDEFINED ? null : s;
+        return Testany(requests);
     }
 
     public static int[] testSome(Request[] requests) {

@@ -1,10 +1,11 @@
 package mpi;
 
 import java.util.Arrays;
-import org.mpjlite.smpdev.CallSite;
-import org.mpjlite.smpdev.Copier;
-import org.mpjlite.smpdev.OpenRequests;
 import org.mpjlite.smpdev.Rank;
+import org.mpjlite.smpdev.data.Copier;
+import org.mpjlite.smpdev.data.Packing;
+import org.mpjlite.smpdev.diag.CallSite;
+import org.mpjlite.smpdev.diag.OpenRequests;
 
 /**
  * What {@code --check} keeps about one non-blocking call until the program completes its request:
@@ -108,14 +109,14 @@ final class RequestAudit implements OpenRequests.Entry {
         if (type.map.isObjects()) {
             return 0;
         }
-        if (!type.direct()) {
-            byte[] packed = new byte[Math.toIntExact((long) count * type.map.size())];
-            org.mpjlite.smpdev.Packing.pack(buffer, (long) offset * type.unit(), count, type.map, packed, 0);
-            return Arrays.hashCode(packed);
+        Object copy;
+        if (type.direct()) {
+            int elements = count * type.units();
+            copy = type.basic.newArray(elements);
+            Copier.copy(buffer, offset, copy, 0, elements, type.basic);
+        } else {
+            copy = Packing.packedCopy(buffer, (long) offset * type.unit(), count, type.map);
         }
-        int elements = count * type.units();
-        Object copy = type.basic.newArray(elements);
-        Copier.copy(buffer, offset, copy, 0, elements, type.basic);
         if (copy instanceof byte[] b) {
             return Arrays.hashCode(b);
         } else if (copy instanceof char[] c) {

@@ -1,12 +1,12 @@
 package mpi;
 
-import org.mpjlite.smpdev.Packing;
+import org.mpjlite.smpdev.data.Packing;
 
 /**
  * A user buffer of a non-contiguous datatype staged for a collective: the collective engine works on
- * contiguous storage, so the items are packed into a temporary of the type's packed form (an array
- * of the base type, or native-order bytes for types that mix base types) before the collective, and
- * unpacked back after it when the collective writes the buffer. The whole item range is packed, so
+ * contiguous storage, so the items are packed by {@link Packing}, the packer of point-to-point messages
+ * too) into a temporary of the type's packed form before the collective, and unpacked back after
+ * it when the collective writes the buffer. The whole item range is packed, so
  * that unpacking it rewrites parts the collective did not write with what they held.
  *
  * <p>Confined to the calling rank's thread (or to the thread that completes a non-blocking call).
@@ -25,9 +25,7 @@ final class Staged {
         this.items = items;
         this.type = type;
         this.written = written;
-        int units = Math.toIntExact((long) items * type.units());
-        this.temp = type.mixed() ? new byte[units] : type.basic.newArray(units);
-        Packing.pack(user, (long) offset * type.unit(), items, type.map, temp, 0);
+        this.temp = Packing.packedCopy(user, (long) offset * type.unit(), items, type.map);
     }
 
     /**

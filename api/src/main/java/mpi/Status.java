@@ -1,8 +1,8 @@
 package mpi;
 
-import org.mpjlite.smpdev.BasicType;
-import org.mpjlite.smpdev.Message;
-import org.mpjlite.smpdev.TypeMap;
+import org.mpjlite.smpdev.data.BasicType;
+import org.mpjlite.smpdev.data.TypeMap;
+import org.mpjlite.smpdev.p2p.Message;
 
 /**
  * What a completed receive (or a probe) found: source, tag, element count, cancellation. Both
@@ -57,6 +57,10 @@ public class Status {
     Status withIndex(int i) {
         index = i;
         return this;
+    }
+
+    /** MPJ Express: a status holds nothing to release; does nothing. */
+    public void free() {
     }
 
     /**

@@ -4,8 +4,8 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
-import org.mpjlite.smpdev.BasicType;
-import org.mpjlite.smpdev.TypeMap;
+import org.mpjlite.smpdev.data.BasicType;
+import org.mpjlite.smpdev.data.TypeMap;
 
 /**
  * A C-like struct stored in a {@code ByteBuffer} or {@code byte[]}, with its MPI datatype (Open MPI

@@ -10,7 +10,7 @@ import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.JobResult;
 import org.mpjlite.smpdev.MatchingKind;
-import org.mpjlite.smpdev.WaitMode;
+import org.mpjlite.smpdev.wait.WaitMode;
 
 /**
  * Runs MPI ranks inside the calling JVM, for tests and teaching:
@@ -105,6 +105,15 @@ public final class MpjLite {
          */
         public Options check(boolean on) {
             config.check(on);
+            return this;
+        }
+
+        /**
+         * The stack of each rank's main thread, in bytes, as {@code mpjrun --stack-size}: 8 MiB by
+         * default (what a main thread typically has), 0 for the JVM's default ({@code -Xss}).
+         */
+        public Options stackSize(long bytes) {
+            config.stackSize(bytes);
             return this;
         }
 

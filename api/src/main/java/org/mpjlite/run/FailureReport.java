@@ -53,6 +53,7 @@ final class FailureReport {
         String c = frame.getClassName();
         return c.startsWith("org.mpjlite.run.")
             || c.startsWith("org.mpjlite.smpdev.Job")
+            || c.startsWith("org.mpjlite.smpdev.Supervisor")
             || c.startsWith("jdk.internal.reflect.")
             || c.equals("java.lang.reflect.Method")
             || c.equals("java.lang.Thread");

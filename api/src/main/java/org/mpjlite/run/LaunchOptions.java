@@ -15,7 +15,7 @@ import mpjbuf.PoolStrategy;
 import mpjbuf.StorageKind;
 import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.MatchingKind;
-import org.mpjlite.smpdev.WaitMode;
+import org.mpjlite.smpdev.wait.WaitMode;
 
 /**
  * The parsed {@code mpjrun} command line:
@@ -58,6 +58,8 @@ final class LaunchOptions {
         "                               (same as --eager-threshold 0), so a program that only works",
         "                               because small sends are buffered deadlocks, and is reported",
         "  --timeout SECONDS            stop the job after SECONDS with a report of every rank",
+        "  --stack-size BYTES           stack of each rank's main thread (default 8m, what a",
+        "                               program's main thread typically has); suffixes k, m, g",
         "  --check                      costly misuse checks: a send buffer changed while its",
         "                               non-blocking send is pending is an error; requests never",
         "                               completed are listed at Finalize; reports name the line of",
@@ -165,6 +167,9 @@ final class LaunchOptions {
                 case "--timeout":
                     config.timeout(parseSeconds(name, value));
                     break;
+                case "--stack-size":
+                    config.stackSize(parseSize(name, value));
+                    break;
                 default:
                     throw new AssertionError(name);
             }
@@ -202,6 +207,7 @@ final class LaunchOptions {
             case "--storage":
             case "--wait":
             case "--timeout":
+            case "--stack-size":
                 return true;
             default:
                 return false;

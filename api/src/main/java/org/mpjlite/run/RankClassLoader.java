@@ -28,6 +28,8 @@ import org.mpjlite.smpdev.RankBound;
  *       JCTools): the parent, shared by all ranks. These classes hold no per-rank state, and
  *       sharing them is what lets ranks exchange messages and catch the same
  *       {@code MPIException}.</li>
+ *   <li>A class of a runtime package that the runtime does not have (a program of the user's own
+ *       in package {@code mpi}, as MPJ Express test programs are): from the program, as below.</li>
  *   <li>Anything else: child first. Classes in the in-memory compiled sources or on the user class
  *       path are defined here even if the parent could load them too (as in tests, where the
  *       program sits on the test class path); only what neither has goes to the parent.</li>
@@ -47,10 +49,12 @@ final class RankClassLoader extends URLClassLoader implements RankBound {
 
     /** Packages of the MPJ Lite runtime, loaded once by the parent for all ranks. */
     private static final Set<String> RUNTIME_PACKAGES = Set.of(
-        "mpi", "mpjbuf", "org.mpjlite", "org.mpjlite.run", "org.mpjlite.smpdev", "org.mpjlite.matching");
+        "mpi", "mpjbuf", "org.mpjlite", "org.mpjlite.run", "org.mpjlite.smpdev", "org.mpjlite.matching",
+        "org.mpjlite.smpdev.collective", "org.mpjlite.smpdev.data", "org.mpjlite.smpdev.diag",
+        "org.mpjlite.smpdev.error", "org.mpjlite.smpdev.p2p", "org.mpjlite.smpdev.wait");
 
     /** Libraries the runtime uses, shared with all their subpackages. */
-    private static final String[] RUNTIME_LIBRARIES = {"org.jctools.", "org.agrona."};
+    private static final String[] RUNTIME_LIBRARIES = {"org.jctools."};
 
     private final Rank rank;
     private final Map<String, byte[]> compiledClasses;
@@ -93,12 +97,17 @@ final class RankClassLoader extends URLClassLoader implements RankBound {
             return defineFromParent(name);
         }
         if (isRuntime(name)) {
-            return getParent().loadClass(name);
-        }
-        try {
-            return getPlatformClassLoader().loadClass(name);
-        } catch (ClassNotFoundException notPlatform) {
-            // a class of the program, or of a library it uses
+            try {
+                return getParent().loadClass(name);
+            } catch (ClassNotFoundException notRuntime) {
+                // a program's own class in a runtime package (MPJ Express test programs are in package mpi)
+            }
+        } else {
+            try {
+                return getPlatformClassLoader().loadClass(name);
+            } catch (ClassNotFoundException notPlatform) {
+                // a class of the program, or of a library it uses
+            }
         }
         byte[] compiled = compiledClasses.get(name);
         if (compiled != null) {

@@ -17,10 +17,12 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import javax.lang.model.SourceVersion;
 import javax.lang.model.element.NestingKind;
 import javax.lang.model.element.TypeElement;
 import javax.tools.FileObject;
 import javax.tools.ForwardingJavaFileManager;
+import javax.tools.ForwardingJavaFileObject;
 import javax.tools.JavaCompiler;
 import javax.tools.JavaFileObject;
 import javax.tools.SimpleJavaFileObject;
@@ -36,7 +38,8 @@ import org.mpjlite.smpdev.Rank;
 /**
  * Compiles one {@code .java} file in memory, as {@code java File.java} does: no class file is
  * written, the file may declare a package and several top-level classes, and the first top-level
- * class is the program's main class. Only this file is compiled (the source path is empty), and
+ * class is the program's main class, whatever the file's name (a public class need not be named
+ * after it). Only this file is compiled (the source path is empty), and
  * annotation processing is off. Diagnostics are printed in javac's own format, with the options
  * the java launcher uses ({@code -Xdiags:verbose -Xlint:deprecation}).
  *
@@ -78,8 +81,11 @@ final class SourceCompiler {
             classpath.addAll(userClasspath);
             files.setLocationFromPaths(StandardLocation.CLASS_PATH, classpath);
             files.setLocationFromPaths(StandardLocation.SOURCE_PATH, List.of());
-            JavacTask task = (JavacTask) javac.getTask(out, memory, null, JAVAC_OPTIONS, null,
-                files.getJavaFileObjectsFromPaths(List.of(source)));
+            List<JavaFileObject> units = new ArrayList<>();
+            for (JavaFileObject unit : files.getJavaFileObjectsFromPaths(List.of(source))) {
+                units.add(new AnyNameSource(unit));
+            }
+            JavacTask task = (JavacTask) javac.getTask(out, memory, null, JAVAC_OPTIONS, null, units);
             MainClassListener mainClass = new MainClassListener();
             task.addTaskListener(mainClass);
             boolean ok = task.call();
@@ -143,6 +149,22 @@ final class SourceCompiler {
                     && type.getNestingKind() == NestingKind.TOP_LEVEL) {
                 name = type.getQualifiedName().toString();
             }
+        }
+    }
+
+    /**
+     * The source file as javac sees it: compatible with any class name, so a public class need not
+     * be named after the file, as in the java launcher's source mode.
+     */
+    private static final class AnyNameSource extends ForwardingJavaFileObject<JavaFileObject> {
+        AnyNameSource(JavaFileObject file) {
+            super(file);
+        }
+
+        /** Any class name, but not package-info or module-info (not identifiers), as the java launcher. */
+        @Override
+        public boolean isNameCompatible(String simpleName, JavaFileObject.Kind kind) {
+            return kind == JavaFileObject.Kind.SOURCE && SourceVersion.isIdentifier(simpleName);
         }
     }
 

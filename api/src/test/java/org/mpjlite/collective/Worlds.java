@@ -9,8 +9,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.mpjlite.p2p.Jobs.World;
-import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.MatchingKind;
+import org.mpjlite.smpdev.Tunables;
 
 /**
  * The job shapes of the collective suite: 1, 2, 3, 4, 7, 8 and 16 ranks (16 ranks on a 2-core
@@ -32,7 +32,7 @@ final class Worlds {
     }
 
     static World of(int size) {
-        return new World(size, MatchingKind.LOCK_FREE, JobConfig.DEFAULT_EAGER_THRESHOLD);
+        return new World(size, MatchingKind.LOCK_FREE, Tunables.DEFAULT_EAGER_THRESHOLD);
     }
 
     /** 1, 2, 3, 4, 7, 8 and 16 ranks. */

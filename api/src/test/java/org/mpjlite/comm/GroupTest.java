@@ -18,7 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.mpjlite.p2p.Jobs;
 import org.mpjlite.p2p.Jobs.World;
-import org.mpjlite.smpdev.JobConfig;
+import org.mpjlite.smpdev.Tunables;
 
 /**
  * Groups in both dialects: every operation checked against a reference computed here on lists of
@@ -26,7 +26,7 @@ import org.mpjlite.smpdev.JobConfig;
  */
 class GroupTest {
     static Stream<World> worlds() {
-        return Jobs.worlds(IntStream.of(1, 2, 3, 4, 7, 8), JobConfig.DEFAULT_EAGER_THRESHOLD);
+        return Jobs.worlds(IntStream.of(1, 2, 3, 4, 7, 8), Tunables.DEFAULT_EAGER_THRESHOLD);
     }
 
     /** The world ranks of {@code g}'s members, in group order (read through Translate_ranks). */

@@ -15,8 +15,8 @@ import mpi.User_function;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.mpjlite.p2p.Jobs.World;
-import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.MatchingKind;
+import org.mpjlite.smpdev.Tunables;
 
 /**
  * Collectives with a non-contiguous (Vector) datatype and with MPI.OBJECT, both dialects, on 1, 2,
@@ -25,7 +25,7 @@ import org.mpjlite.smpdev.MatchingKind;
 class CollectiveTest {
     static Stream<World> worlds() {
         return Stream.of(1, 2, 3, 4, 7).map(n -> new World(n, MatchingKind.LOCK_FREE,
-            JobConfig.DEFAULT_EAGER_THRESHOLD));
+            Tunables.DEFAULT_EAGER_THRESHOLD));
     }
 
     /** Every other int: items of 2 elements at 0 and 2, extent 3. */

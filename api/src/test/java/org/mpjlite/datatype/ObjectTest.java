@@ -22,8 +22,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.mpjlite.p2p.Jobs.World;
 import org.mpjlite.run.MpjRun;
-import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.MatchingKind;
+import org.mpjlite.smpdev.Tunables;
 
 /**
  * MPI.OBJECT in point-to-point: copies taken at send time, every protocol, derived types over
@@ -35,7 +35,7 @@ class ObjectTest {
     }
 
     @ParameterizedTest(name = "eager threshold {0}")
-    @ValueSource(ints = {JobConfig.DEFAULT_EAGER_THRESHOLD, 0})
+    @ValueSource(ints = {Tunables.DEFAULT_EAGER_THRESHOLD, 0})
     void objectsArriveAsCopiesTakenAtSendTime(int eager) {
         new World(3, MatchingKind.LOCKED, eager).run(() -> {
             int me = MPI.COMM_WORLD.Rank();
@@ -84,7 +84,7 @@ class ObjectTest {
 
     @Test
     void nonSerializableElementsAndMismatches() {
-        new World(2, MatchingKind.LOCK_FREE, JobConfig.DEFAULT_EAGER_THRESHOLD).run(() -> {
+        new World(2, MatchingKind.LOCK_FREE, Tunables.DEFAULT_EAGER_THRESHOLD).run(() -> {
             assertMpiError(MPI.ERR_ARG, () -> MPI.COMM_WORLD.Send(new Object[] {"ok", "ok", new Object()}, 1, 2,
                 MPI.OBJECT, 0, 0), "Send", "element 2", "java.lang.Object", "not Serializable");
             assertMpiError(MPI.ERR_TYPE, () -> MPI.COMM_WORLD.Send(new int[1], 0, 1, MPI.OBJECT, 0, 0), "Send",

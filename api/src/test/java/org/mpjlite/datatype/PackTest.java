@@ -17,8 +17,8 @@ import mpjbuf.StorageKind;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.mpjlite.p2p.Jobs.World;
-import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.MatchingKind;
+import org.mpjlite.smpdev.Tunables;
 
 /**
  * MPI.PACKED: Pack, Unpack and Pack_size in both dialects (byte arrays, and mpjbuf buffers for MPJ
@@ -33,7 +33,7 @@ class PackTest {
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {1, 2})
     void packUnpackRoundTripInBothDialects(int size) {
-        world(size, JobConfig.DEFAULT_EAGER_THRESHOLD).run(() -> {
+        world(size, Tunables.DEFAULT_EAGER_THRESHOLD).run(() -> {
             // ints 4, then 0 1 of each item; a double vector after them
             Datatype idx = committed(Datatype.Indexed(new int[] {1, 2}, new int[] {4, 0}, MPI.INT));
             Datatype col = committed(Datatype.Vector(2, 1, 2, MPI.DOUBLE));
@@ -67,7 +67,7 @@ class PackTest {
     }
 
     @ParameterizedTest(name = "eager threshold {0}")
-    @ValueSource(ints = {JobConfig.DEFAULT_EAGER_THRESHOLD, 0})
+    @ValueSource(ints = {Tunables.DEFAULT_EAGER_THRESHOLD, 0})
     void packedDataTravelAsPackedAndMatchTheStandardsRelaxedRules(int eager) {
         world(2, eager).run(() -> {
             Datatype col = committed(Datatype.Vector(3, 1, 2, MPI.INT));
@@ -107,7 +107,7 @@ class PackTest {
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {1})
     void mpjExpressPacksIntoAnMpjbufBuffer(int size) {
-        world(size, JobConfig.DEFAULT_EAGER_THRESHOLD).run(() -> {
+        world(size, Tunables.DEFAULT_EAGER_THRESHOLD).run(() -> {
             BufferFactory factory = BufferFactory.create(PoolStrategy.UNPOOLED, StorageKind.HEAP);
             Datatype col = committed(Datatype.Vector(2, 1, 3, MPI.LONG));
             int need = MPI.COMM_WORLD.Pack_size(2, col);
@@ -131,7 +131,7 @@ class PackTest {
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {1})
     void objectsPackAndPackingErrors(int size) {
-        world(size, JobConfig.DEFAULT_EAGER_THRESHOLD).run(() -> {
+        world(size, Tunables.DEFAULT_EAGER_THRESHOLD).run(() -> {
             byte[] packed = new byte[256];
             int pos = MPI.COMM_WORLD.Pack(new Object[] {"a", new int[] {1, 2}, null}, 0, 3, MPI.OBJECT, packed, 0);
             Object[] back = new Object[3];

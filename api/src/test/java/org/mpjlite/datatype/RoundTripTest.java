@@ -16,8 +16,8 @@ import mpi.Status;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.mpjlite.p2p.Jobs.World;
-import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.MatchingKind;
+import org.mpjlite.smpdev.Tunables;
 
 /**
  * Derived datatypes through every send mode (standard, synchronous, buffered, ready; blocking,
@@ -30,7 +30,7 @@ class RoundTripTest {
         List<World> out = new ArrayList<>();
         for (int n : new int[] {2, 3}) {
             for (MatchingKind k : MatchingKind.values()) {
-                out.add(new World(n, k, JobConfig.DEFAULT_EAGER_THRESHOLD));
+                out.add(new World(n, k, Tunables.DEFAULT_EAGER_THRESHOLD));
                 out.add(new World(n, k, 0));
             }
         }

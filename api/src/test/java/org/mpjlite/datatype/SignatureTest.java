@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.mpjlite.p2p.Jobs.World;
-import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.MatchingKind;
+import org.mpjlite.smpdev.Tunables;
 
 /**
  * Type signatures in point-to-point: what matches, mismatches (ERR_TYPE), truncation
@@ -29,7 +29,7 @@ class SignatureTest {
     }
 
     private static List<World> bothProtocols() {
-        return List.of(pair(JobConfig.DEFAULT_EAGER_THRESHOLD), pair(0));
+        return List.of(pair(Tunables.DEFAULT_EAGER_THRESHOLD), pair(0));
     }
 
     @Test
@@ -81,7 +81,7 @@ class SignatureTest {
 
     @Test
     void countsOfDerivedAndPairTypes() {
-        pair(JobConfig.DEFAULT_EAGER_THRESHOLD).run(() -> {
+        pair(Tunables.DEFAULT_EAGER_THRESHOLD).run(() -> {
             Datatype two = committed(Datatype.Contiguous(2, MPI.INT));
             if (MPI.COMM_WORLD.Rank() == 0) {
                 MPI.COMM_WORLD.Send(new int[5], 0, 5, MPI.INT, 1, 0);
@@ -112,7 +112,7 @@ class SignatureTest {
     }
 
     @ParameterizedTest(name = "eager threshold {0}")
-    @ValueSource(ints = {JobConfig.DEFAULT_EAGER_THRESHOLD, 0})
+    @ValueSource(ints = {Tunables.DEFAULT_EAGER_THRESHOLD, 0})
     void mixedStructsTravelBetweenByteBuffersOfAnyOrderAndByteArrays(int eager) {
         pair(eager).run(() -> {
             // {int at 0, double at 4, short at 12}, extent 16 after resizing
@@ -150,7 +150,7 @@ class SignatureTest {
 
     @Test
     void unusableDatatypesAreErrType() {
-        pair(JobConfig.DEFAULT_EAGER_THRESHOLD).run(() -> {
+        pair(Tunables.DEFAULT_EAGER_THRESHOLD).run(() -> {
             Datatype fresh = Datatype.Vector(2, 1, 2, MPI.INT);
             assertMpiError(MPI.ERR_TYPE, () -> MPI.COMM_WORLD.Send(new int[4], 0, 1, fresh, 0, 0), "Send",
                 "not committed");
@@ -182,7 +182,7 @@ class SignatureTest {
 
     @Test
     void unalignedByteDisplacementsWorkInByteBuffers() {
-        pair(JobConfig.DEFAULT_EAGER_THRESHOLD).run(() -> {
+        pair(Tunables.DEFAULT_EAGER_THRESHOLD).run(() -> {
             Datatype odd = committed(Datatype.createHVector(3, 1, 6, MPI.INT)); // ints at bytes 0, 6, 12
             if (MPI.COMM_WORLD.Rank() == 0) {
                 ByteBuffer b = MPI.newByteBuffer(16);

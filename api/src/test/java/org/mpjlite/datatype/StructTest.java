@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.mpjlite.p2p.Jobs.World;
-import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.MatchingKind;
+import org.mpjlite.smpdev.Tunables;
 
 /**
  * Open MPI's {@link Struct} helpers: a user struct with mixed, nested and array fields laid out by
@@ -166,7 +166,7 @@ class StructTest {
     }
 
     private static World world(int n) {
-        return new World(n, MatchingKind.LOCK_FREE, JobConfig.DEFAULT_EAGER_THRESHOLD);
+        return new World(n, MatchingKind.LOCK_FREE, Tunables.DEFAULT_EAGER_THRESHOLD);
     }
 
     // ---- layout ----------------------------------------------------------------------------

@@ -128,7 +128,7 @@ class InfoTest {
             assertEquals(InfoTest.class.getName(), got[0].replaceAll("\\$.*", ""));
             assertEquals("alpha beta", got[1]);
             assertEquals(Integer.toString(world.size()), got[2]);
-            assertEquals("MPI_THREAD_SINGLE", got[3]);
+            assertEquals("MPI_THREAD_MULTIPLE", got[3]);
             assertEquals(System.getProperty("user.dir"), got[4]);
             assertEquals(System.getProperty("os.arch"), got[5]);
             assertEquals(MPI.getProcessorName(), got[6]);

@@ -15,7 +15,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.mpjlite.p2p.Jobs.World;
-import org.mpjlite.smpdev.JobConfig;
+import org.mpjlite.smpdev.Tunables;
 import org.mpjlite.smpdev.MatchingKind;
 
 /**
@@ -28,7 +28,7 @@ final class IoJobs {
 
     static Stream<World> ranks() {
         return IntStream.of(1, 2, 3, 4, 7).mapToObj(n -> new World(n, MatchingKind.LOCK_FREE,
-            JobConfig.DEFAULT_EAGER_THRESHOLD));
+            Tunables.DEFAULT_EAGER_THRESHOLD));
     }
 
     static Stream<World> multiRanks() {

@@ -21,8 +21,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.mpjlite.p2p.Jobs.World;
-import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.MatchingKind;
+import org.mpjlite.smpdev.Tunables;
 
 /**
  * Every primitive type, in arrays and in heap and direct NIO buffers, through blocking and
@@ -191,7 +191,7 @@ class BufferTypesTest {
             return 40 * 1024 / bytes;
         }
 
-        /** An eager size above the small-message copy (PointToPoint.SMALL_COPY_BYTES): a pooled stash. */
+        /** An eager size above the small-message copy (Tunables.SMALL_COPY_BYTES): a pooled stash. */
         int stashedCount() {
             return 4096 / bytes;
         }
@@ -230,7 +230,7 @@ class BufferTypesTest {
     @MethodSource("elementsContainersCalls")
     @DisplayName("every element type and container, eager (5 elements, 4 KiB) and rendezvous (40 KiB) sizes")
     void everyTypeAndContainer(Elem e, Container c, Calls calls, MatchingKind kind) {
-        new World(2, kind, JobConfig.DEFAULT_EAGER_THRESHOLD).run(() -> {
+        new World(2, kind, Tunables.DEFAULT_EAGER_THRESHOLD).run(() -> {
             for (int n : new int[] {5, e.stashedCount(), e.rendezvousCount()}) {
                 // mpiJava addresses arrays with an offset; NIO buffers from index 0 whatever their
                 // position; Open MPI sends a slice (there is none of boolean[]) and receives at 0.
@@ -279,7 +279,7 @@ class BufferTypesTest {
         // Around the small-message copy's limit (1 KiB) and one pooled size; the data message waits
         // unexpected while rank 1 first receives the marker sent after the overwrite.
         int[] sizes = {1, 1023 / e.bytes, 1024 / e.bytes, 1024 / e.bytes + 1, 8192 / e.bytes};
-        new World(2, kind, JobConfig.DEFAULT_EAGER_THRESHOLD).run(() -> {
+        new World(2, kind, Tunables.DEFAULT_EAGER_THRESHOLD).run(() -> {
             for (int round = 0; round < sizes.length; round++) {
                 int n = sizes[round];
                 if (rank() == 0) {
@@ -327,7 +327,7 @@ class BufferTypesTest {
     @MethodSource("elementsInByteBuffers")
     @DisplayName("a ByteBuffer carries any element type, in its own byte order, both ways")
     void byteBufferCarriesAnyType(Elem e, Bytes kindOfBuffer, MatchingKind kind) {
-        new World(2, kind, JobConfig.DEFAULT_EAGER_THRESHOLD).run(() -> {
+        new World(2, kind, Tunables.DEFAULT_EAGER_THRESHOLD).run(() -> {
             int[] sizes = {6, e.stashedCount(), e.rendezvousCount()};
             for (int round = 0; round < sizes.length; round++) {
                 int n = sizes[round];

@@ -19,8 +19,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.mpjlite.MpjLite;
 import org.mpjlite.RankProgram;
-import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.MatchingKind;
+import org.mpjlite.smpdev.Tunables;
 
 /**
  * The one test utility of the point-to-point suite: the job shapes tests are parameterized over
@@ -66,18 +66,18 @@ public final class Jobs {
         @Override
         public String toString() {
             String s = size + (size == 1 ? " rank, " : " ranks, ") + matching;
-            return eagerThreshold == JobConfig.DEFAULT_EAGER_THRESHOLD ? s : s + ", eager threshold " + eagerThreshold;
+            return eagerThreshold == Tunables.DEFAULT_EAGER_THRESHOLD ? s : s + ", eager threshold " + eagerThreshold;
         }
     }
 
     // ---- sources ---------------------------------------------------------------------------
 
     public static Stream<World> anyRanks() {
-        return worlds(IntStream.of(1, 2, 3, 4, 8), JobConfig.DEFAULT_EAGER_THRESHOLD);
+        return worlds(IntStream.of(1, 2, 3, 4, 8), Tunables.DEFAULT_EAGER_THRESHOLD);
     }
 
     public static Stream<World> multiRanks() {
-        return worlds(IntStream.of(2, 3, 4, 8), JobConfig.DEFAULT_EAGER_THRESHOLD);
+        return worlds(IntStream.of(2, 3, 4, 8), Tunables.DEFAULT_EAGER_THRESHOLD);
     }
 
     public static Stream<World> multiRanksBothProtocols() {
@@ -85,7 +85,7 @@ public final class Jobs {
     }
 
     public static Stream<World> pairs() {
-        return worlds(IntStream.of(2), JobConfig.DEFAULT_EAGER_THRESHOLD);
+        return worlds(IntStream.of(2), Tunables.DEFAULT_EAGER_THRESHOLD);
     }
 
     public static Stream<World> pairsBothProtocols() {

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.mpjlite.p2p.Jobs.World;
-import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.MatchingKind;
+import org.mpjlite.smpdev.Tunables;
 
 /**
  * 64 ranks (on however few cores the machine has) finish a ring and an all-to-all of
@@ -34,7 +34,7 @@ class ScaleTest {
     @EnumSource(MatchingKind.class)
     @DisplayName("64 ranks pass a token 10 times around the ring, each adding its rank")
     void ringOf64(MatchingKind kind) {
-        World w = new World(RANKS, kind, JobConfig.DEFAULT_EAGER_THRESHOLD);
+        World w = new World(RANKS, kind, Tunables.DEFAULT_EAGER_THRESHOLD);
         List<Integer> tokens = timed("ring of " + RANKS + " ranks, " + LAPS + " laps, " + kind, () -> w.run(() -> {
             int[] token = {0};
             for (int lap = 0; lap < LAPS; lap++) {
@@ -57,7 +57,7 @@ class ScaleTest {
     @EnumSource(MatchingKind.class)
     @DisplayName("64 ranks exchange a message with every other rank (Isend/Irecv/Waitall), 5 rounds")
     void allToAllOf64(MatchingKind kind) {
-        World w = new World(RANKS, kind, JobConfig.DEFAULT_EAGER_THRESHOLD);
+        World w = new World(RANKS, kind, Tunables.DEFAULT_EAGER_THRESHOLD);
         List<Long> sums = timed("all-to-all of " + RANKS + " ranks, 5 rounds, " + kind, () -> w.run(() -> {
             int n = size();
             long sum = 0;

@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.JobTimeoutException;
 import org.mpjlite.smpdev.MatchingKind;
-import org.mpjlite.smpdev.WaitMode;
+import org.mpjlite.smpdev.wait.WaitMode;
 
 class LaunchOptionsTest {
 
@@ -94,7 +94,7 @@ class LaunchOptionsTest {
         assertEquals(0, r.exitCode());
         for (String option : List.of("-np", "-n ", "-cp", "-classpath", "--class-path", "--matching", "locked",
                 "lockfree", "--eager-threshold", "--pool", "buddy1", "buddy2", "unpooled", "--storage", "heap",
-                "direct", "--wait", "auto", "spin", "park", "--sync-sends", "--timeout", "--no-deadlock-detection", "-h", "--help", "--version",
+                "direct", "--wait", "auto", "spin", "park", "--sync-sends", "--timeout", "--stack-size", "--no-deadlock-detection", "-h", "--help", "--version",
                 "File.java", "app.jar")) {
             assertTrue(r.out().contains(option), "help should mention " + option + ":\n" + r.out());
         }
@@ -108,6 +108,16 @@ class LaunchOptionsTest {
         assertEquals(java.time.Duration.ofMillis(2500), o.config().timeout());
         assertEquals(3, o.config().ranks());
         assertEquals(null, LaunchOptions.parse("Main").config().timeout());
+    }
+
+    @Test
+    void stackSizeIsEightMegabytesUnlessSet() throws Exception {
+        assertEquals(8L << 20, LaunchOptions.parse("Main").config().stackSize());
+        assertEquals(16L << 20, LaunchOptions.parse("--stack-size", "16m", "Main").config().stackSize());
+        assertEquals(512L << 10, LaunchOptions.parse("--stack-size=512k", "Main").config().stackSize());
+        UsageException e = org.junit.jupiter.api.Assertions.assertThrows(UsageException.class,
+            () -> LaunchOptions.parse("--stack-size", "big", "Main"));
+        assertTrue(e.getMessage().contains("--stack-size"), e.getMessage());
     }
 
     @Test

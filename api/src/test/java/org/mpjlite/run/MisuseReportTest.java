@@ -18,19 +18,7 @@ class MisuseReportTest {
 
     @Test
     void mpjrunPrintsEachRanksCallWithTheUsersLineAndTheCycle() throws Exception {
-        Path src = Sources.write(dir, "HeadToHead.java", String.join("\n",
-            "import mpi.*;",
-            "public class HeadToHead {",
-            "    public static void main(String[] args) {",
-            "        MPI.Init(args);",
-            "        int other = 1 - MPI.COMM_WORLD.Rank();",
-            "        int[] buf = new int[1];",
-            "        MPI.COMM_WORLD.Recv(buf, 0, 1, MPI.INT, other, 5);",
-            "        MPI.COMM_WORLD.Send(buf, 0, 1, MPI.INT, other, 5);",
-            "        MPI.Finalize();",
-            "    }",
-            "}",
-            ""));
+        Path src = Sources.write(dir, "HeadToHead.java", Sources.headToHead("import mpi.*;"));
         Launch.Outcome r = Launch.mpjrun("-np", "2", src.toString());
         assertEquals(DeadlockException.EXIT_CODE, r.exitCode(), r.toString());
         String err = r.err();

@@ -19,7 +19,7 @@ import org.mpjlite.run.fixtures.NoMain;
 import org.mpjlite.run.fixtures.StaticCounterMain;
 import org.mpjlite.smpdev.JobResult;
 import org.mpjlite.smpdev.MatchingKind;
-import org.mpjlite.smpdev.WaitMode;
+import org.mpjlite.smpdev.wait.WaitMode;
 
 /** The embedded API, {@link MpjLite}. */
 class MpjLiteTest {

@@ -46,6 +46,26 @@ final class Sources {
         "}",
         "");
 
+    /**
+     * Two ranks that each receive from the other before sending: a deadlock, with both ranks in the
+     * Recv on line 7. {@code firstLine} is the import or package line.
+     */
+    static String headToHead(String firstLine) {
+        return String.join("\n",
+            firstLine,
+            "public class HeadToHead {",
+            "    public static void main(String[] args) {",
+            "        MPI.Init(args);",
+            "        int other = 1 - MPI.COMM_WORLD.Rank();",
+            "        int[] buf = new int[1];",
+            "        MPI.COMM_WORLD.Recv(buf, 0, 1, MPI.INT, other, 5);",
+            "        MPI.COMM_WORLD.Send(buf, 0, 1, MPI.INT, other, 5);",
+            "        MPI.Finalize();",
+            "    }",
+            "}",
+            "");
+    }
+
     private Sources() {
     }
 

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.mpjlite.p2p.Jobs.World;
-import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.MatchingKind;
+import org.mpjlite.smpdev.Tunables;
 
 /**
  * THREAD_MULTIPLE: four threads per rank call MPI at once, and the matching rules still hold:
@@ -34,7 +34,7 @@ class ThreadMultipleTest {
 
     static Stream<World> worlds() {
         return IntStream.of(2, 3, 4).boxed().flatMap(n -> Stream.of(MatchingKind.values()).flatMap(k ->
-            Stream.of(new World(n, k, JobConfig.DEFAULT_EAGER_THRESHOLD), new World(n, k, 0))));
+            Stream.of(new World(n, k, Tunables.DEFAULT_EAGER_THRESHOLD), new World(n, k, 0))));
     }
 
     /** A message's payload: who sent it, from which thread, its number in that thread's stream. */

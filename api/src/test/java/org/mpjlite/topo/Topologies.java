@@ -10,7 +10,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.mpjlite.p2p.Jobs;
 import org.mpjlite.p2p.Jobs.World;
-import org.mpjlite.smpdev.JobConfig;
+import org.mpjlite.smpdev.Tunables;
 
 /** The job shapes of the topology tests, and the row-major grid numbering they check against. */
 final class Topologies {
@@ -18,7 +18,7 @@ final class Topologies {
     }
 
     static Stream<World> worlds() {
-        return Jobs.worlds(IntStream.of(1, 2, 3, 4, 6, 7, 8), JobConfig.DEFAULT_EAGER_THRESHOLD);
+        return Jobs.worlds(IntStream.of(1, 2, 3, 4, 6, 7, 8), Tunables.DEFAULT_EAGER_THRESHOLD);
     }
 
     /** 1, 2, 3, 4, 6, 7 and 8 ranks (prime, square and rectangular grids), both matching structures. */

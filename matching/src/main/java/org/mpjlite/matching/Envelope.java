@@ -34,13 +34,6 @@ public abstract class Envelope {
         this.tag = tag;
     }
 
-    /** Sets the key; only before the envelope is handed to a mailbox. */
-    protected final void setEnvelope(int context, int source, int tag) {
-        this.context = context;
-        this.source = source;
-        this.tag = tag;
-    }
-
     public final int context() {
         return context;
     }

@@ -34,7 +34,7 @@ class SamplesTest {
     }
 
     /** Runs {@code mpjrun -np N args...} with the program's System.out captured. */
-    private static Run mpjrun(int ranks, String... args) {
+    static Run mpjrun(int ranks, String... args) {
         List<String> command = new ArrayList<>(List.of("-np", String.valueOf(ranks)));
         command.addAll(List.of(args));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -54,7 +54,7 @@ class SamplesTest {
     }
 
     /** Runs a compiled sample by class name, with the samples' classes directory as the class path. */
-    private static Run mpjrunClass(int ranks, String mainClass, String... args) {
+    static Run mpjrunClass(int ranks, String mainClass, String... args) {
         List<String> command = new ArrayList<>(List.of("-cp", samplesClasses(), mainClass));
         command.addAll(List.of(args));
         return mpjrun(ranks, command.toArray(new String[0]));
@@ -107,6 +107,17 @@ class SamplesTest {
         assertTrue(!java.nio.file.Files.exists(file), "deleted on close");
     }
 
+    @ParameterizedTest(name = "ompi.Tickets on {0} ranks")
+    @CsvSource({"1", "2", "3", "7"})
+    @DisplayName("Tickets: fetchAndOp hands every ticket of rank 0's counter out exactly once")
+    void tickets(int ranks) {
+        Run run = mpjrunClass(ranks, "ompi.Tickets", "50");
+        run.assertSucceeded();
+        long n = 50L * ranks;
+        assertEquals(List.of("Tickets of " + ranks + " ranks: counter = " + n + " (expected " + n
+            + "), sum of tickets = " + n * (n - 1) / 2 + " (expected " + n * (n - 1) / 2 + ")"), run.lines());
+    }
+
     @ParameterizedTest(name = "{0} on {1} ranks")
     @CsvSource({"mpijava.Life, 1, 1x1", "mpijava.Life, 4, 2x2", "mpijava.Life, 6, 3x2",
         "ompi.Life, 1, 1x1", "ompi.Life, 4, 2x2", "ompi.Life, 6, 3x2"})
@@ -139,7 +150,7 @@ class SamplesTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "mpijava/Hello.java|", "mpijava/Ring.java|3", "ompi/Hello.java|", "ompi/Ring.java|3",
-        "mpijava/Life.java|12 4", "ompi/Life.java|12 4"})
+        "mpijava/Life.java|12 4", "ompi/Life.java|12 4", "ompi/Tickets.java|20"})
     @Timeout(120)
     @DisplayName("every sample runs as a single source file on 2 ranks, as ./mpjrun -np 2 File.java")
     void runsAsSourceFile(String file, String args) {

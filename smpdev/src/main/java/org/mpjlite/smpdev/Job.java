@@ -1,21 +1,27 @@
 package org.mpjlite.smpdev;
 
-import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import mpjbuf.BufferFactory;
+import org.mpjlite.smpdev.diag.Awaited;
+import org.mpjlite.smpdev.diag.JobReport;
+import org.mpjlite.smpdev.error.ErrorClass;
+import org.mpjlite.smpdev.error.Errors;
+import org.mpjlite.smpdev.p2p.Transfer;
+import org.mpjlite.smpdev.wait.Condition;
+import org.mpjlite.smpdev.wait.WaitStrategy;
 
 /**
  * One MPI job: N ranks running as threads of this JVM, the process table they register in, the
  * device state they share, and the failure that ends the job early.
  *
- * <p>{@link #run} starts one thread per rank, waits for all of them and reports how the job ended.
- * When a rank throws (or calls {@code Abort}) the job fails: every rank waiting in an MPI call is
- * woken and gets an {@code MPIException} naming the failed rank; ranks that do not stop within the
- * grace period are interrupted; after a second grace period the job is reported as ended anyway
- * (rank threads are daemons). Nothing waits forever on a failed job.
+ * <p>{@link #run} has its {@code Supervisor} start one thread per rank, wait for all of them and
+ * report how the job ended. When a rank throws (or calls {@code Abort}) the job fails: every rank
+ * waiting in an MPI call is woken and gets an {@code MPIException} naming the failed rank; the
+ * supervisor interrupts ranks that do not stop within the grace period, and after a second grace
+ * period reports the job as ended anyway (rank threads are daemons). Nothing waits forever on a
+ * failed job.
  *
  * <p>Thread safety: the rank table is immutable after construction; registration and failure are
  * atomic; the first failure wins and is published through a volatile reference.
@@ -25,6 +31,8 @@ public final class Job {
     public static final int FIRST_FREE_CONTEXT = 4;
     private final JobConfig config;
     private final Rank[] ranks;
+    /** Every rank, in order: the members of a world communicator. */
+    private final Membership world;
     private final Transfer transfer;
     private final WaitStrategy waitStrategy;
     private final BufferFactory buffers;
@@ -32,24 +40,24 @@ public final class Job {
     private final AtomicReference<RankFailure> failure = new AtomicReference<>();
     private final java.util.concurrent.ConcurrentHashMap<Object, Object> shared =
         new java.util.concurrent.ConcurrentHashMap<>();
-    private final Object exitMonitor = new Object();
+    /** Runs and watches the rank threads when the job runs them ({@link #run(RankTask)}). */
+    private final Supervisor supervisor = new Supervisor(this);
     private final java.util.Map<Integer, ContextInfo> contexts = new java.util.concurrent.ConcurrentHashMap<>();
     /** Next matching context to hand out; the API layer's predefined communicators use the ones below. */
     private final java.util.concurrent.atomic.AtomicInteger nextContext =
         new java.util.concurrent.atomic.AtomicInteger(FIRST_FREE_CONTEXT);
-    private int alive;
-
-    private static final long SUPERVISOR_TICK_MILLIS = 100;
 
     private Job(JobConfig config) {
         this.config = config;
         this.buffers = BufferPools.get(config.poolStrategy(), config.storageKind());
         this.transfer = new Transfer();
-        this.waitStrategy = WaitStrategy.forJob(config.waitMode(), config.ranks());
+        this.waitStrategy = WaitStrategy.forMode(config.waitMode(), config.ranks(),
+            Tunables.SPIN_NANOS, Tunables.SPIN_YIELDS, Tunables.SPINS_PER_CHECK);
         this.ranks = new Rank[config.ranks()];
         for (int i = 0; i < ranks.length; i++) {
             ranks[i] = new Rank(this, i);
         }
+        this.world = new Membership(ranks);
     }
 
     /**
@@ -72,7 +80,7 @@ public final class Job {
 
     /** Runs this job's ranks, one thread each running {@code task}, as {@link #run(JobConfig, RankTask)}. */
     public JobResult run(RankTask task) {
-        return runAll(task);
+        return supervisor.run(task);
     }
 
     /**
@@ -111,11 +119,12 @@ public final class Job {
         return transfer;
     }
 
-    WaitStrategy waitStrategy() {
+    /** How the job's ranks wait: every blocking wait of the device goes through it. */
+    public WaitStrategy waitStrategy() {
         return waitStrategy;
     }
 
-    BufferFactory buffers() {
+    public BufferFactory buffers() {
         return buffers;
     }
 
@@ -123,16 +132,12 @@ public final class Job {
      * The job-wide object stored under {@code key}, created by {@code factory} on first use (once,
      * even when ranks ask concurrently): state that ranks of a communicator share, such as the
      * collective engine's per-communicator slots. Thread-safe; the object is safely published.
+     * {@code factory} must not call this method (the table cannot be updated from inside an update).
      */
     @SuppressWarnings("unchecked")
     public <T> T shared(Object key, java.util.function.Function<Object, T> factory) {
         Object v = shared.get(key);
         return v != null ? (T) v : (T) shared.computeIfAbsent(key, factory);
-    }
-
-    /** True while every rank has a core of its own and waiting ranks spin before they park. */
-    public boolean spinning() {
-        return waitStrategy.spins();
     }
 
     // ---- init -------------------------------------------------------------------------------
@@ -142,26 +147,29 @@ public final class Job {
         if (registered.incrementAndGet() == ranks.length) {
             wakeAll();
         } else {
-            rank.await(new WaitStrategy.Condition() {
-                @Override
-                public boolean isMet() {
-                    return registered.get() == ranks.length;
-                }
+            rank.await(new InitWait(), call);
+        }
+    }
 
-                @Override
-                public String describe(Job job) {
-                    return "waiting for every rank to call it";
-                }
+    /** A rank in Init, waiting for the ranks that have not called it yet. */
+    private final class InitWait implements Condition, Awaited {
+        @Override
+        public boolean isMet() {
+            return registered.get() == ranks.length;
+        }
 
-                @Override
-                public void addAwaitedRanks(Job job, java.util.BitSet awaited) {
-                    for (Rank r : ranks) {
-                        if (!r.isInitialized()) {
-                            awaited.set(r.id());
-                        }
-                    }
+        @Override
+        public String describe(Job job) {
+            return "waiting for every rank to call it";
+        }
+
+        @Override
+        public void addAwaitedRanks(Job job, java.util.BitSet awaited) {
+            for (Rank r : ranks) {
+                if (!r.isInitialized()) {
+                    awaited.set(r.id());
                 }
-            }, call);
+            }
         }
     }
 
@@ -182,22 +190,21 @@ public final class Job {
 
     /**
      * What reports need to know of a context: its communicator's name ({@code MPI.COMM_WORLD}), and
-     * the world rank of each source rank a receive on it names (for an intercommunicator, the remote
+     * the members a receive on it names as source ranks (for an intercommunicator, the remote
      * group; null when source ranks are world ranks). The API layer calls this for every context it
      * creates.
      */
-    public void describeContext(int context, String name, int[] sourceWorldRanks) {
-        describeContext(context, name, sourceWorldRanks, sourceWorldRanks);
+    public void describeContext(int context, String name, Membership sources) {
+        describeContext(context, name, sources, sources);
     }
 
     /**
-     * As {@link #describeContext(int, String, int[])} for a context whose senders and receivers are
-     * different groups (an intercommunicator): {@code destWorldRanks} are the world ranks of the
-     * destination ranks sends on it name.
+     * As {@link #describeContext(int, String, Membership)} for a context whose senders and receivers
+     * are different groups (an intercommunicator): {@code dests} are the members sends on it name as
+     * destination ranks.
      */
-    public void describeContext(int context, String name, int[] sourceWorldRanks, int[] destWorldRanks) {
-        contexts.put(context, new ContextInfo(name, sourceWorldRanks == null ? null : sourceWorldRanks.clone(),
-            destWorldRanks == null ? null : destWorldRanks.clone()));
+    public void describeContext(int context, String name, Membership sources, Membership dests) {
+        contexts.put(context, new ContextInfo(name, sources, dests));
     }
 
     /** Names a context whose source ranks are world ranks. */
@@ -210,45 +217,38 @@ public final class Job {
         contexts.remove(context);
     }
 
-    String contextName(int context) {
+    public String contextName(int context) {
         ContextInfo info = contexts.get(context);
         return info != null ? info.name : "communicator with context " + context;
     }
 
     /** Adds the world ranks a receive on {@code context} from {@code source} (or ANY_SOURCE) waits for. */
-    void addSourceRanks(int context, int source, java.util.BitSet ranks) {
+    public void addSourceRanks(int context, int source, java.util.BitSet ranks) {
         ContextInfo info = contexts.get(context);
-        int[] world = info == null ? null : info.sourceWorldRanks;
+        Membership sources = info == null ? null : info.sources;
         if (source == org.mpjlite.matching.Envelope.ANY_SOURCE) {
-            if (world == null) {
+            if (sources == null) {
                 ranks.set(0, size());
             } else {
-                for (int w : world) {
-                    ranks.set(w);
+                for (int i = 0; i < sources.size(); i++) {
+                    ranks.set(sources.worldRank(i));
                 }
             }
-        } else if (world == null) {
+        } else if (sources == null) {
             ranks.set(source);
-        } else if (source >= 0 && source < world.length) {
-            ranks.set(world[source]);
+        } else if (source >= 0 && source < sources.size()) {
+            ranks.set(sources.worldRank(source));
         }
     }
 
     /** The rank a send on {@code context} to {@code dest} names: its rank in the receiving group. */
-    int destRank(int context, Rank dest) {
+    public int destRank(int context, Rank dest) {
         ContextInfo info = contexts.get(context);
-        int[] world = info == null ? null : info.destWorldRanks;
-        if (world != null) {
-            for (int i = 0; i < world.length; i++) {
-                if (world[i] == dest.id()) {
-                    return i;
-                }
-            }
-        }
-        return dest.id();
+        int index = info == null || info.dests == null ? -1 : info.dests.indexOf(dest);
+        return index >= 0 ? index : dest.id();
     }
 
-    private record ContextInfo(String name, int[] sourceWorldRanks, int[] destWorldRanks) {
+    private record ContextInfo(String name, Membership sources, Membership dests) {
     }
 
     /** Ranks that have called Init so far. */
@@ -282,9 +282,7 @@ public final class Job {
             : RankFailure.EXCEPTION_EXIT_CODE;
         if (failure.compareAndSet(null, new RankFailure(rank, cause, code))) {
             wakeAll();
-            synchronized (exitMonitor) {
-                exitMonitor.notifyAll();
-            }
+            supervisor.jobFailed();
         }
     }
 
@@ -313,112 +311,9 @@ public final class Job {
         }
     }
 
-    // ---- running ----------------------------------------------------------------------------
-
-    private JobResult runAll(RankTask task) {
-        Object[] results = new Object[ranks.length];
-        Thread[] threads = new Thread[ranks.length];
-        alive = ranks.length;
-        for (int i = 0; i < ranks.length; i++) {
-            final Rank rank = ranks[i];
-            ThreadGroup group = rankThreadGroup(i);
-            rank.runsIn(group);
-            threads[i] = new Thread(group, () -> runRank(rank, task, results), "mpjlite-rank-" + i);
-            threads[i].setDaemon(true);
-        }
-        for (Thread t : threads) {
-            t.start();
-        }
-        try {
-            awaitEnd(threads);
-        } catch (InterruptedException e) {
-            fail(-1, e);
-            Thread.currentThread().interrupt();
-        }
-        RankFailure f = failure.get();
-        return new JobResult(f == null ? 0 : f.exitCode(), Arrays.asList(results), f);
-    }
-
-    /**
-     * The thread group of one rank: its main thread runs in it and the threads a program starts
-     * inherit it (as do executors' threads created by them), which is how the deadlock detector
-     * finds every thread of a rank. A daemon group, so that on JDK 17 it is destroyed with its last
-     * thread instead of staying in its parent's list (later JDKs hold groups weakly).
-     */
-    @SuppressWarnings("removal")
-    private static ThreadGroup rankThreadGroup(int rank) {
-        ThreadGroup group = new ThreadGroup("mpjlite-rank-" + rank);
-        group.setDaemon(true);
-        return group;
-    }
-
-    private void runRank(Rank rank, RankTask task, Object[] results) {
-        rank.bindToCurrentThread();
-        try {
-            results[rank.id()] = task.run(rank);
-            if (rank.isInitialized() && !rank.isFinalized() && failure.get() == null) {
-                config.warnings().accept("rank " + rank.id() + " returned without calling MPI.Finalize");
-            }
-        } catch (Throwable t) {
-            fail(rank.id(), t);
-        } finally {
-            rank.markFinished();
-            // Buffers this thread freed and kept for reuse go back to the pool for other threads.
-            buffers.releaseThreadCache();
-            Rank.unbindCurrentThread();
-            synchronized (exitMonitor) {
-                alive--;
-                exitMonitor.notifyAll();
-            }
-        }
-    }
-
-    private void awaitEnd(Thread[] threads) throws InterruptedException {
-        DeadlockDetector detector = config.deadlockDetection() ? new DeadlockDetector(this) : null;
-        long start = System.nanoTime();
-        long limit = config.timeout() == null ? 0 : config.timeout().toNanos();
-        synchronized (exitMonitor) {
-            while (alive > 0 && failure.get() == null) {
-                if (detector == null && limit == 0) {
-                    exitMonitor.wait();
-                    continue;
-                }
-                // A timed wait, not a spin: ten looks a second at a job that may be stuck.
-                exitMonitor.wait(SUPERVISOR_TICK_MILLIS);
-                long now = System.nanoTime();
-                String deadlock = detector == null ? null : detector.tick(now);
-                if (deadlock != null) {
-                    fail(-1, new DeadlockException(deadlock));
-                } else if (limit != 0 && now - start >= limit) {
-                    fail(-1, new JobTimeoutException(JobReport.describe(this,
-                        "timeout: the job ran longer than " + config.timeout().toMillis() / 1000.0 + " s")));
-                }
-            }
-        }
-        if (failure.get() == null) {
-            return;
-        }
-        long grace = config.shutdownGrace().toNanos();
-        if (!awaitAllExited(grace)) {
-            for (Thread t : threads) {
-                t.interrupt();
-            }
-            awaitAllExited(grace);
-        }
-    }
-
-    private boolean awaitAllExited(long nanos) throws InterruptedException {
-        long deadline = System.nanoTime() + nanos;
-        synchronized (exitMonitor) {
-            while (alive > 0) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                TimeUnit.NANOSECONDS.timedWait(exitMonitor, left);
-            }
-            return true;
-        }
+    /** Every rank, in order: the members of a world communicator. */
+    public Membership world() {
+        return world;
     }
 
     /** The ranks, in order (diagnostics and tests). */

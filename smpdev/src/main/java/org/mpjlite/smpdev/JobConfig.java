@@ -4,15 +4,13 @@ import java.time.Duration;
 import java.util.Objects;
 import mpjbuf.PoolStrategy;
 import mpjbuf.StorageKind;
+import org.mpjlite.smpdev.wait.WaitMode;
 
 /**
  * How a job runs: rank count, matching structure, eager threshold, buffer pool, wait mode.
- * Immutable; build with {@link #builder()}.
+ * Defaults and the fixed thresholds are in {@link Tunables}. Immutable; build with {@link #builder()}.
  */
 public final class JobConfig {
-    /** Default largest message (in bytes) sent eagerly; larger ones go by rendezvous. */
-    public static final int DEFAULT_EAGER_THRESHOLD = 16 * 1024;
-
     private final int ranks;
     private final MatchingKind matching;
     private final int eagerThreshold;
@@ -23,6 +21,7 @@ public final class JobConfig {
     private final boolean deadlockDetection;
     private final Duration timeout;
     private final boolean check;
+    private final long stackSize;
     private final java.util.function.Consumer<String> warnings;
 
     private JobConfig(Builder b) {
@@ -36,6 +35,7 @@ public final class JobConfig {
         this.deadlockDetection = b.deadlockDetection;
         this.timeout = b.timeout;
         this.check = b.check;
+        this.stackSize = b.stackSize;
         this.warnings = b.warnings;
     }
 
@@ -47,7 +47,7 @@ public final class JobConfig {
         return new Builder().ranks(ranks).matching(matching).eagerThreshold(eagerThreshold)
             .pool(poolStrategy, storageKind).waitMode(waitMode).shutdownGrace(shutdownGrace)
             .deadlockDetection(deadlockDetection).timeout(timeout).check(check)
-            .warnings(warnings);
+            .stackSize(stackSize).warnings(warnings);
     }
 
     public int ranks() {
@@ -99,6 +99,15 @@ public final class JobConfig {
         return check;
     }
 
+    /**
+     * The stack size of each rank's main thread, in bytes ({@link Tunables#DEFAULT_STACK_SIZE} unless set);
+     * 0: the JVM's default for new threads ({@code -Xss}). As for any thread, the JVM may round it
+     * or, on some platforms, ignore it.
+     */
+    public long stackSize() {
+        return stackSize;
+    }
+
     /** Where warnings about a misused job go (one message per call); standard error by default. */
     public java.util.function.Consumer<String> warnings() {
         return warnings;
@@ -114,14 +123,15 @@ public final class JobConfig {
     public static final class Builder {
         private int ranks = 1;
         private MatchingKind matching = MatchingKind.LOCK_FREE;
-        private int eagerThreshold = DEFAULT_EAGER_THRESHOLD;
+        private int eagerThreshold = Tunables.DEFAULT_EAGER_THRESHOLD;
         private PoolStrategy poolStrategy = PoolStrategy.BUDDY1;
         private StorageKind storageKind = StorageKind.HEAP;
         private WaitMode waitMode = WaitMode.AUTO;
-        private Duration shutdownGrace = Duration.ofSeconds(2);
+        private Duration shutdownGrace = Tunables.DEFAULT_SHUTDOWN_GRACE;
         private boolean deadlockDetection = true;
         private Duration timeout;
         private boolean check;
+        private long stackSize = Tunables.DEFAULT_STACK_SIZE;
         private java.util.function.Consumer<String> warnings = w -> System.err.println("mpjrun: warning: " + w);
 
         private Builder() {
@@ -179,6 +189,15 @@ public final class JobConfig {
         /** Turns the costly misuse checks on (see {@link JobConfig#check()}); off by default. */
         public Builder check(boolean on) {
             this.check = on;
+            return this;
+        }
+
+        /** The stack of each rank's main thread, in bytes; 0 for the JVM's default (see {@link JobConfig#stackSize()}). */
+        public Builder stackSize(long bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("stack size must be >= 0, was " + bytes);
+            }
+            this.stackSize = bytes;
             return this;
         }
 

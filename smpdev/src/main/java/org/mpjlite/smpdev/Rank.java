@@ -1,12 +1,20 @@
 package org.mpjlite.smpdev;
 
-import org.mpjlite.matching.LockFreeMailbox;
-import org.mpjlite.matching.LockedMailbox;
-import org.mpjlite.matching.Mailbox;
+import org.mpjlite.smpdev.diag.BlockedCall;
+import org.mpjlite.smpdev.diag.FinalizeReport;
+import org.mpjlite.smpdev.diag.OpenRequests;
+import org.mpjlite.smpdev.error.ErrorClass;
+import org.mpjlite.smpdev.error.Errors;
+import org.mpjlite.smpdev.p2p.Endpoint;
+import org.mpjlite.smpdev.wait.Condition;
+import org.mpjlite.smpdev.wait.Doorbell;
+import org.mpjlite.smpdev.wait.Waiter;
 
 /**
- * One MPI process of a job: a rank number, the mailbox where messages to it are matched, the
- * doorbell that wakes its waiting threads, and its MPI lifecycle (Init, Finalize).
+ * One MPI process of a job: a rank number, its point-to-point {@link Endpoint} (the mailbox where
+ * messages to it are matched, its buffered-send state), the doorbell that wakes its waiting
+ * threads, and its MPI lifecycle (Init, Finalize). It is the {@link Waiter} its threads wait as:
+ * {@link #await} runs the job's wait strategy on it.
  *
  * <p>A rank is bound to its main thread (and threads that thread starts) through an inheritable
  * thread-local, and to its class loader through {@link RankBound}; {@link #current()} finds it.
@@ -20,7 +28,7 @@ import org.mpjlite.matching.Mailbox;
  * <p>Thread safety: immutable references plus volatile lifecycle state; any thread may read. The
  * lifecycle transitions are made by the rank's own threads.
  */
-public final class Rank {
+public final class Rank implements Waiter {
     /** MPI thread levels, with mpiJava/Open MPI values. */
     public static final int THREAD_SINGLE = 0;
     public static final int THREAD_FUNNELED = 1;
@@ -35,7 +43,7 @@ public final class Rank {
 
     private final Job job;
     private final int id;
-    private final Mailbox<Message, RecvRequest> mailbox;
+    private final Endpoint endpoint;
     private final Doorbell doorbell = new Doorbell();
     private volatile int lifecycle = NEW;
     private volatile int threadLevel = THREAD_SINGLE;
@@ -46,8 +54,6 @@ public final class Rank {
      * of it, which orders it.
      */
     private Thread confinedTo;
-    private final java.util.concurrent.atomic.AtomicReference<BsendBuffer> bsendBuffer =
-        new java.util.concurrent.atomic.AtomicReference<>();
     /** The threads of this rank parked in a blocking call, with the call; read by the deadlock detector. */
     private final java.util.concurrent.ConcurrentHashMap<Thread, BlockedCall> blocked =
         new java.util.concurrent.ConcurrentHashMap<>();
@@ -55,18 +61,13 @@ public final class Rank {
     private volatile ThreadGroup threads;
     /** Set once the rank's main thread has returned or thrown. */
     private volatile boolean finished;
-    private final SendRequest completedSend;
     /** Requests the program has not completed, under {@code --check} only; else null. */
     private final OpenRequests openRequests;
 
     Rank(Job job, int id) {
         this.job = job;
         this.id = id;
-        Transfer transfer = job.transfer();
-        this.mailbox = job.config().matching() == MatchingKind.LOCKED
-            ? new LockedMailbox<>(transfer)
-            : new LockFreeMailbox<>(transfer);
-        this.completedSend = SendRequest.completed(this);
+        this.endpoint = new Endpoint(this, job.transfer(), job.config().matching() == MatchingKind.LOCKED);
         this.openRequests = job.config().check() ? new OpenRequests() : null;
     }
 
@@ -105,17 +106,24 @@ public final class Rank {
         return id;
     }
 
-    public Mailbox<Message, RecvRequest> mailbox() {
-        return mailbox;
+    /** The rank's end of point-to-point communication: its mailbox and buffered-send state. */
+    public Endpoint endpoint() {
+        return endpoint;
     }
 
-    Doorbell doorbell() {
+    @Override
+    public Doorbell doorbell() {
         return doorbell;
     }
 
-    /** The shared, already complete send request of eager and buffered sends. */
-    SendRequest completedSend() {
-        return completedSend;
+    @Override
+    public void progress() {
+        endpoint.mailbox().progress();
+    }
+
+    @Override
+    public boolean jobFailed() {
+        return job.failed();
     }
 
     /** Wakes this rank's parked threads so they re-check what they wait for. */
@@ -124,31 +132,8 @@ public final class Rank {
     }
 
     /** Waits until the condition holds (the device's single wait path). */
-    void await(WaitStrategy.Condition condition, String what) {
+    public void await(Condition condition, String what) {
         job.waitStrategy().await(this, condition, what);
-    }
-
-    /**
-     * Waits until {@code condition} holds, on the device's single wait path (spin only while the
-     * ranks fit on the cores, then park on this rank's doorbell until {@link #wakeWaiters()}); for
-     * device layers outside this package, such as collectives. Throws the job-failure error if the
-     * job fails, and an MPI error if the thread is interrupted.
-     *
-     * <p>Whoever makes the condition true must do so with a volatile write (or stronger) and then
-     * call {@link #wakeWaiters()} on this rank, so that a parked waiter re-checks it.
-     *
-     * @param call the MPI call waiting, for error messages
-     */
-    public void awaitCondition(java.util.function.BooleanSupplier condition, String call) {
-        await(condition::getAsBoolean, call);
-    }
-
-    /**
-     * Wakes this rank's parked threads so they re-check what they wait for; costs one volatile
-     * read when none is parked. Call it after making a waited-for condition true.
-     */
-    public void wakeWaiters() {
-        wake();
     }
 
     // ---- lifecycle -------------------------------------------------------------------------
@@ -207,7 +192,7 @@ public final class Rank {
     }
 
     /** The rank's main thread (the one that called Init, or runs the rank), or null before it ran. */
-    Thread mainThread() {
+    public Thread mainThread() {
         return mainThread;
     }
 
@@ -216,7 +201,7 @@ public final class Rank {
     }
 
     /** The thread group of the rank's threads (set by the job that runs it), or null. */
-    ThreadGroup threads() {
+    public ThreadGroup threads() {
         return threads;
     }
 
@@ -269,6 +254,7 @@ public final class Rank {
     }
 
     /** Throws the job-failure error if another rank has failed (polling calls: Test, Iprobe). */
+    @Override
     public void checkAlive(String call) {
         job.checkAlive(this, call);
     }
@@ -280,32 +266,30 @@ public final class Rank {
      * the spin). Every thread of the rank is tracked, for ranks at THREAD_SERIALIZED and
      * THREAD_MULTIPLE whose threads block in MPI side by side.
      */
-    BlockedCall publishBlocked(WaitStrategy.Condition condition, String call) {
+    @Override
+    public Object enterBlocked(Condition condition, String call) {
         Thread me = Thread.currentThread();
         BlockedCall b = new BlockedCall(call, condition, me);
         blocked.put(me, b);
         return b;
     }
 
-    void clearBlocked(BlockedCall b) {
-        blocked.remove(b.thread, b);
+    @Override
+    public void leaveBlocked(Object token) {
+        BlockedCall b = (BlockedCall) token;
+        blocked.remove(b.thread(), b);
     }
 
     /** The blocking call {@code t} is parked in, or null. */
-    BlockedCall blockedCall(Thread t) {
+    public BlockedCall blockedCall(Thread t) {
         return t == null ? null : blocked.get(t);
-    }
-
-    /** Every thread of the rank parked in a blocking call, with its call (a snapshot). */
-    java.util.Map<Thread, BlockedCall> blockedCalls() {
-        return java.util.Map.copyOf(blocked);
     }
 
     void markFinished() {
         finished = true;
     }
 
-    boolean isFinished() {
+    public boolean isFinished() {
         return finished;
     }
 
@@ -313,33 +297,12 @@ public final class Rank {
 
     /** MPI_Buffer_attach: {@code userBuffer} is handed back by detach. */
     public void attachBuffer(Object userBuffer, long capacity, String call) {
-        // A compare-and-set: of two threads attaching at once, exactly one succeeds.
-        if (!bsendBuffer.compareAndSet(null, new BsendBuffer(this, userBuffer, capacity))) {
-            throw Errors.error(ErrorClass.ERR_BUFFER, call + ": a buffer is already attached on rank " + id
-                + " (detach it first)");
-        }
+        endpoint.attachBuffer(userBuffer, capacity, call);
     }
 
     /** MPI_Buffer_detach: waits until every buffered message has been delivered. */
     public Object detachBuffer(String call) {
-        BsendBuffer b = bsendBuffer.get();
-        if (b == null) {
-            throw Errors.error(ErrorClass.ERR_BUFFER, call + ": no buffer is attached on rank " + id);
-        }
-        await(b::isDrained, call);
-        if (!bsendBuffer.compareAndSet(b, null)) {
-            throw Errors.error(ErrorClass.ERR_BUFFER, call + ": another thread detached the buffer first on rank " + id);
-        }
-        return b.userBuffer();
-    }
-
-    BsendBuffer bsendBuffer(String call) {
-        BsendBuffer b = bsendBuffer.get();
-        if (b == null) {
-            throw Errors.error(ErrorClass.ERR_BUFFER, call + ": no buffer is attached for buffered sends on rank "
-                + id + " (call MPI.Buffer_attach / MPI.attachBuffer first)");
-        }
-        return b;
+        return endpoint.detachBuffer(call);
     }
 
     @Override

@@ -1,18 +1,25 @@
 package org.mpjlite.smpdev;
 
 import org.mpjlite.matching.Envelope;
+import org.mpjlite.smpdev.data.BasicType;
+import org.mpjlite.smpdev.diag.Awaited;
+import org.mpjlite.smpdev.error.Errors;
+import org.mpjlite.smpdev.wait.Condition;
 
 /**
- * A pending point-to-point operation of one rank, and, once complete, its status.
+ * A pending operation of one rank (a send, a receive, a collective), and, once complete, its status.
  *
  * <p>Memory ordering: the completing thread (the rank's own, or a peer that moved the data) writes
  * the status fields and the received data, then sets {@code complete} with a volatile write and
  * rings the owner's doorbell. A thread that sees {@code complete == true} (volatile read) therefore
  * sees the status and every byte of the data: MPI's "after Wait returns, the buffer holds the
  * message" is a happens-before edge through this field.
+ *
+ * <p>The completing methods ({@link #complete}, {@link #fail}, {@link #startCopy}) are public for
+ * the device's protocol packages (point-to-point transfer, collectives); the API layer only reads.
  */
-public abstract class Request extends Envelope implements WaitStrategy.Condition {
-    final Rank owner;
+public abstract class Request extends Envelope implements Condition, Awaited {
+    protected final Rank owner;
     private volatile boolean complete;
     /** Set by a peer that has matched this request and is copying its data now. */
     private volatile boolean copying;
@@ -25,11 +32,11 @@ public abstract class Request extends Envelope implements WaitStrategy.Condition
     private int errorClass;
     private String errorMessage;
 
-    Request(Rank owner) {
+    protected Request(Rank owner) {
         this.owner = owner;
     }
 
-    Request(Rank owner, int context, int source, int tag) {
+    protected Request(Rank owner, int context, int source, int tag) {
         super(context, source, tag);
         this.owner = owner;
     }
@@ -60,16 +67,16 @@ public abstract class Request extends Envelope implements WaitStrategy.Condition
     }
 
     /** A peer starts moving this request's data; completion follows without waiting for anyone. */
-    final void startCopy() {
+    public final void startCopy() {
         copying = true;
     }
 
-    final void complete(int source, int tag, int count, BasicType type) {
+    public final void complete(int source, int tag, int count, BasicType type) {
         complete(source, tag, count, type, type == null ? 0 : (long) count * type.size());
     }
 
     /** Completes with a status of {@code count} elements ({@code bytes} bytes) of {@code type} (null: mixed). */
-    final void complete(int source, int tag, int count, BasicType type, long bytes) {
+    public final void complete(int source, int tag, int count, BasicType type, long bytes) {
         statusSource = source;
         statusTag = tag;
         statusCount = count;
@@ -79,19 +86,26 @@ public abstract class Request extends Envelope implements WaitStrategy.Condition
         owner.wake();
     }
 
-    final void fail(int errorClass, String message, int source, int tag, int count, BasicType type) {
+    public final void fail(int errorClass, String message, int source, int tag, int count, BasicType type) {
         fail(errorClass, message, source, tag, count, type, type == null ? 0 : (long) count * type.size());
     }
 
-    final void fail(int errorClass, String message, int source, int tag, int count, BasicType type, long bytes) {
+    public final void fail(int errorClass, String message, int source, int tag, int count, BasicType type,
+                           long bytes) {
         this.errorClass = errorClass;
         this.errorMessage = message;
         complete(source, tag, count, type, bytes);
     }
 
-    final void completeCancelled() {
+    protected final void completeCancelled() {
         cancelled = true;
         complete(ANY_SOURCE, ANY_TAG, 0, null);
+    }
+
+    /** Nothing to add to the call's name in a report unless a subclass knows more. */
+    @Override
+    public String describe(Job job) {
+        return "";
     }
 
     /**

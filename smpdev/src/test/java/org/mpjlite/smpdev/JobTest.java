@@ -11,6 +11,9 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.mpjlite.smpdev.error.DeviceException;
+import org.mpjlite.smpdev.error.ErrorClass;
+import org.mpjlite.smpdev.wait.WaitMode;
 
 class JobTest {
     private static JobConfig config(int ranks) {

@@ -2,7 +2,7 @@ package org.mpjlite.stress;
 
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.MatchingKind;
-import org.mpjlite.smpdev.RecvRequest;
+import org.mpjlite.smpdev.p2p.RecvRequest;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Expect;

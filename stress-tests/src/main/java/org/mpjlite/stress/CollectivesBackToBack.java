@@ -1,10 +1,10 @@
 package org.mpjlite.stress;
 
-import org.mpjlite.smpdev.BasicType;
+import org.mpjlite.smpdev.data.BasicType;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.MatchingKind;
-import org.mpjlite.smpdev.WaitMode;
+import org.mpjlite.smpdev.wait.WaitMode;
 import org.mpjlite.smpdev.collective.BuiltinOp;
 import org.mpjlite.smpdev.collective.Collectives;
 import org.mpjlite.smpdev.collective.Layout;

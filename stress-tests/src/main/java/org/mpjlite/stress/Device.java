@@ -1,14 +1,15 @@
 package org.mpjlite.stress;
 
-import org.mpjlite.smpdev.BasicType;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.MatchingKind;
-import org.mpjlite.smpdev.PointToPoint;
-import org.mpjlite.smpdev.RecvRequest;
-import org.mpjlite.smpdev.SendMode;
-import org.mpjlite.smpdev.SendRequest;
-import org.mpjlite.smpdev.WaitMode;
+import org.mpjlite.smpdev.Tunables;
+import org.mpjlite.smpdev.data.BasicType;
+import org.mpjlite.smpdev.p2p.PointToPoint;
+import org.mpjlite.smpdev.p2p.RecvRequest;
+import org.mpjlite.smpdev.p2p.SendMode;
+import org.mpjlite.smpdev.p2p.SendRequest;
+import org.mpjlite.smpdev.wait.WaitMode;
 
 /**
  * Shorthand for driving a device job from jcstress actor threads: one job per jcstress state, every
@@ -26,7 +27,7 @@ final class Device {
     }
 
     static Job job(MatchingKind matching, int ranks) {
-        return job(matching, ranks, JobConfig.DEFAULT_EAGER_THRESHOLD, WaitMode.AUTO);
+        return job(matching, ranks, Tunables.DEFAULT_EAGER_THRESHOLD, WaitMode.AUTO);
     }
 
     static Job job(MatchingKind matching, int ranks, int eagerThreshold, WaitMode waitMode) {
@@ -53,11 +54,11 @@ final class Device {
 
     /** Messages that arrived at {@code rank} and were not received, after matching what has arrived. */
     static int unexpected(Job job, int rank) {
-        return job.rank(rank).mailbox().unexpectedSnapshot().size();
+        return job.rank(rank).endpoint().mailbox().unexpectedSnapshot().size();
     }
 
     /** Receives still posted at {@code rank}. */
     static int posted(Job job, int rank) {
-        return job.rank(rank).mailbox().postedSnapshot().size();
+        return job.rank(rank).endpoint().mailbox().postedSnapshot().size();
     }
 }

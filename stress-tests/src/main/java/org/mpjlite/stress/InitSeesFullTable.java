@@ -1,10 +1,10 @@
 package org.mpjlite.stress;
 
 import org.mpjlite.smpdev.Job;
-import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.MatchingKind;
 import org.mpjlite.smpdev.Rank;
-import org.mpjlite.smpdev.WaitMode;
+import org.mpjlite.smpdev.Tunables;
+import org.mpjlite.smpdev.wait.WaitMode;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Expect;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -27,7 +27,7 @@ public abstract class InitSeesFullTable {
     private final Job job;
 
     InitSeesFullTable(MatchingKind matching) {
-        job = Device.job(matching, 2, JobConfig.DEFAULT_EAGER_THRESHOLD, WaitMode.PARK);
+        job = Device.job(matching, 2, Tunables.DEFAULT_EAGER_THRESHOLD, WaitMode.PARK);
     }
 
     int init(int rank) {

@@ -4,7 +4,7 @@ import org.mpjlite.smpdev.Job;
 
 /**
  * Ranks 0 and 1 of a job bounce a message {@value #ROUNDS} times, each waiting for the other's. In a
- * {@link org.mpjlite.smpdev.WaitMode#PARK} job every wait parks at once, so every round races a
+ * {@link org.mpjlite.smpdev.wait.WaitMode#PARK} job every wait parks at once, so every round races a
  * waiter's park (register, re-check, park) against the peer's ring on both sides: a Termination test
  * built on it hits the lost-wake-up window hundreds of times per run instead of once.
  */

@@ -2,9 +2,9 @@ package org.mpjlite.stress;
 
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.MatchingKind;
-import org.mpjlite.smpdev.RecvRequest;
-import org.mpjlite.smpdev.SendRequest;
-import org.mpjlite.smpdev.WaitMode;
+import org.mpjlite.smpdev.p2p.RecvRequest;
+import org.mpjlite.smpdev.p2p.SendRequest;
+import org.mpjlite.smpdev.wait.WaitMode;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Expect;

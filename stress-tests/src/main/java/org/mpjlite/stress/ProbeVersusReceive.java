@@ -3,8 +3,8 @@ package org.mpjlite.stress;
 import org.mpjlite.matching.Mailbox;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.MatchingKind;
-import org.mpjlite.smpdev.Message;
-import org.mpjlite.smpdev.RecvRequest;
+import org.mpjlite.smpdev.p2p.Message;
+import org.mpjlite.smpdev.p2p.RecvRequest;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Expect;
@@ -52,7 +52,7 @@ public abstract class ProbeVersusReceive {
     }
 
     void probeThenTake() {
-        Mailbox<Message, RecvRequest> box = job.rank(1).mailbox();
+        Mailbox<Message, RecvRequest> box = job.rank(1).endpoint().mailbox();
         probed = box.probe(Device.CONTEXT, 0, TAG) != null ? 1 : 0;
         taken = box.take(Device.CONTEXT, 0, TAG) != null ? 1 : 0;
     }

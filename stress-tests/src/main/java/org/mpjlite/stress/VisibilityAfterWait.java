@@ -1,10 +1,10 @@
 package org.mpjlite.stress;
 
 import org.mpjlite.smpdev.Job;
-import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.MatchingKind;
-import org.mpjlite.smpdev.RecvRequest;
-import org.mpjlite.smpdev.WaitMode;
+import org.mpjlite.smpdev.Tunables;
+import org.mpjlite.smpdev.p2p.RecvRequest;
+import org.mpjlite.smpdev.wait.WaitMode;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Expect;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -68,7 +68,7 @@ public abstract class VisibilityAfterWait {
     @State
     public static class EagerLocked extends VisibilityAfterWait {
         public EagerLocked() {
-            super(MatchingKind.LOCKED, JobConfig.DEFAULT_EAGER_THRESHOLD);
+            super(MatchingKind.LOCKED, Tunables.DEFAULT_EAGER_THRESHOLD);
         }
 
         @Actor
@@ -87,7 +87,7 @@ public abstract class VisibilityAfterWait {
     @State
     public static class EagerLockFree extends VisibilityAfterWait {
         public EagerLockFree() {
-            super(MatchingKind.LOCK_FREE, JobConfig.DEFAULT_EAGER_THRESHOLD);
+            super(MatchingKind.LOCK_FREE, Tunables.DEFAULT_EAGER_THRESHOLD);
         }
 
         @Actor

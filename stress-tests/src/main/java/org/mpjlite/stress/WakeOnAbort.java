@@ -1,10 +1,10 @@
 package org.mpjlite.stress;
 
 import org.mpjlite.smpdev.Job;
-import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.MatchingKind;
-import org.mpjlite.smpdev.RecvRequest;
-import org.mpjlite.smpdev.WaitMode;
+import org.mpjlite.smpdev.Tunables;
+import org.mpjlite.smpdev.p2p.RecvRequest;
+import org.mpjlite.smpdev.wait.WaitMode;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Expect;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -31,7 +31,7 @@ public abstract class WakeOnAbort {
     private final RecvRequest recv;
 
     WakeOnAbort(MatchingKind matching) {
-        job = Device.job(matching, 2, JobConfig.DEFAULT_EAGER_THRESHOLD, WaitMode.PARK);
+        job = Device.job(matching, 2, Tunables.DEFAULT_EAGER_THRESHOLD, WaitMode.PARK);
         recv = Device.recv(job, 1, 0, 0, new int[1]);
     }
 

@@ -3,7 +3,7 @@ package org.mpjlite.smpdev.collective;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
-import org.mpjlite.smpdev.BasicType;
+import org.mpjlite.smpdev.data.BasicType;
 
 /**
  * The predefined reduction operations of MPI ({@code MPI.SUM}...), with Open MPI's {@code REPLACE}

@@ -1,16 +1,16 @@
 package org.mpjlite.smpdev.collective;
 
-import org.mpjlite.smpdev.BasicType;
-import org.mpjlite.smpdev.CollectiveRequest;
-import org.mpjlite.smpdev.Copier;
-import org.mpjlite.smpdev.ErrorClass;
+import org.mpjlite.smpdev.Tunables;
+import org.mpjlite.smpdev.data.BasicType;
+import org.mpjlite.smpdev.data.Copier;
+import org.mpjlite.smpdev.error.ErrorClass;
 
 /**
  * The collective operations of MPI over a {@link Team}, for shared memory: every member publishes
  * its buffers and the data moves once, straight from where it is to where it goes, each member
  * pulling what it receives (in parallel for blocking calls; large Bcast and Allreduce split the
  * copying and reducing evenly across all members instead). Contributions of at most
- * {@link #EAGER_BYTES} are first copied into the slot, so the member need not wait for the others
+ * {@link Tunables#COLLECTIVE_EAGER_BYTES} are first copied into the slot, so the member need not wait for the others
  * to finish reading; larger ones are read in place and their owner waits until everyone has.
  *
  * <p>Each method runs member {@code me}'s side of one collective; every member of the team calls
@@ -26,9 +26,6 @@ import org.mpjlite.smpdev.ErrorClass;
  * contribution is in its receive buffer). Thread-safe as {@link Team}.
  */
 public final class Collectives {
-    /** Largest contribution (bytes) copied into the slot rather than read from the user's buffer. */
-    public static final int EAGER_BYTES = 4096;
-
     private static final Kernel NOTHING = (slot, member) -> {
     };
 
@@ -37,7 +34,7 @@ public final class Collectives {
 
     /** True when a collective of {@code units} per contribution copies them (blocking calls only). */
     private static boolean eager(long units, BasicType type, CollectiveRequest request) {
-        return request == null && units * type.size() <= EAGER_BYTES;
+        return request == null && units * type.size() <= Tunables.COLLECTIVE_EAGER_BYTES;
     }
 
     public static void barrier(Team t, int me, CollectiveRequest request, String call, Object arguments) {

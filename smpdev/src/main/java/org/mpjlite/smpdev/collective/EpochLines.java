@@ -4,8 +4,9 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import org.mpjlite.smpdev.BasicType;
-import org.mpjlite.smpdev.Copier;
+import org.mpjlite.smpdev.Tunables;
+import org.mpjlite.smpdev.data.BasicType;
+import org.mpjlite.smpdev.data.Copier;
 
 /**
  * Each member's two cache lines for small reductions: a blocking Allreduce of at most
@@ -26,9 +27,9 @@ import org.mpjlite.smpdev.Copier;
  * overwrites it. A member's scratch is used only by that member.
  */
 final class EpochLines {
-    /** Largest contribution carried in a line: a 64-byte line less its 8-byte header. */
-    static final int BYTES = 56;
     private static final int LINE = 64;
+    /** Largest contribution carried in a line: the line less its 8-byte header. */
+    static final int BYTES = Tunables.LINE_ALLREDUCE_BYTES;
     /** Both lines of a member, on a 128-byte boundary (the adjacent-line prefetcher fetches pairs). */
     private static final int MEMBER = 2 * LINE;
     private static final int SIGNATURE_BITS = 16;
@@ -41,12 +42,15 @@ final class EpochLines {
     private final ByteBuffer lines;
     /** Per member, per basic type: {contributions of every member (count units each), accumulator}. */
     private final Object[][][] scratch;
+    /** Per member: parts whose send points into its scratch, for {@link Reducer}. */
+    private final Part[][] views;
 
     EpochLines(int members) {
         this.members = members;
         lines = ByteBuffer.allocateDirect(members * MEMBER + MEMBER).alignedSlice(MEMBER)
             .order(ByteOrder.nativeOrder());
         scratch = new Object[members][][];
+        views = new Part[members][];
     }
 
     /**
@@ -72,7 +76,7 @@ final class EpochLines {
      * disturbed, and a reader that sees a later epoch compares the parts instead.
      */
     void mark(int me, long epoch) {
-        HEADER.setRelease(lines, offset(me, epoch), epoch << SIGNATURE_BITS | OTHER_CALL);
+        soHeader(offset(me, epoch), epoch << SIGNATURE_BITS | OTHER_CALL);
     }
 
     static long epochOf(long header) {
@@ -80,8 +84,13 @@ final class EpochLines {
     }
 
     /** The header member {@code m} last wrote in its line for phases of {@code epoch}'s parity. */
-    long header(int m, long epoch) {
+    long lvHeader(int m, long epoch) {
         return (long) HEADER.getVolatile(lines, offset(m, epoch));
+    }
+
+    /** Stores a header with release semantics: after the line's data, for a reader that loads it volatile. */
+    private void soHeader(int at, long header) {
+        HEADER.setRelease(lines, at, header);
     }
 
     private static int offset(int m, long epoch) {
@@ -97,28 +106,40 @@ final class EpochLines {
         Copier.copy(src, srcIndex, s[0], me * units, units, type);
         int at = offset(me, epochOf(header));
         Copier.copy(s[0], me * units, lines, dataIndex(at, type), units, type);
-        HEADER.setRelease(lines, at, header);
+        soHeader(at, header);
     }
 
     /**
-     * Writes into {@code dst} the reduction of every member's contribution at {@code epoch}, combined
-     * in rank order as {@link Reducer} does ({@code x0 op (x1 op (... op x[n-1]))}), so that the
-     * result is bitwise the same on every member and on the general path.
+     * Writes into {@code dst} the reduction of every member's contribution at {@code epoch}: the
+     * lines' contributions are copied into the member's scratch, then {@link Reducer} combines them
+     * in rank order ({@code x0 op (x1 op (... op x[n-1]))}), so that the result is bitwise the same
+     * on every member and on the general path.
      */
     void reduce(int me, long epoch, int units, BasicType type, Reduction op, Object dst, int dstIndex) {
         Object[] s = scratch(me, type);
         Object all = s[0];
+        Part[] contributions = views(me);
         for (int m = 0; m < members; m++) {
             if (m != me) {
                 Copier.copy(lines, dataIndex(offset(m, epoch), type), all, m * units, units, type);
             }
+            contributions[m].send = all;
+            contributions[m].sendIndex = m * units;
         }
-        Object acc = s[1];
-        System.arraycopy(all, (members - 1) * units, acc, 0, units);
-        for (int m = members - 2; m >= 0; m--) {
-            op.combine(all, m * units, acc, 0, units);
+        Reducer.reduce(contributions, 0, members, 0, units, dst, dstIndex, type, op, s[1]);
+    }
+
+    /** Member {@code me}'s parts that point {@link Reducer} at the contributions in its scratch. */
+    private Part[] views(int me) {
+        Part[] v = views[me];
+        if (v == null) {
+            v = new Part[members];
+            for (int m = 0; m < members; m++) {
+                v[m] = new Part();
+            }
+            views[me] = v;
         }
-        Copier.copy(acc, 0, dst, dstIndex, units, type);
+        return v;
     }
 
     /** The element index of the data of the line at byte {@code at}: after its 8-byte header. */

@@ -1,6 +1,6 @@
 package org.mpjlite.smpdev.collective;
 
-import org.mpjlite.smpdev.BasicType;
+import org.mpjlite.smpdev.data.BasicType;
 
 /**
  * How one item of an MPI datatype is stored, as far as collectives need to know: the storage type

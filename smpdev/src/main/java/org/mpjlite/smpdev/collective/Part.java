@@ -1,11 +1,10 @@
 package org.mpjlite.smpdev.collective;
 
 import java.util.StringJoiner;
-import org.mpjlite.smpdev.BasicType;
-import org.mpjlite.smpdev.CallSite;
-import org.mpjlite.smpdev.CollectiveRequest;
-import org.mpjlite.smpdev.Copier;
-import org.mpjlite.smpdev.ErrorClass;
+import org.mpjlite.smpdev.data.BasicType;
+import org.mpjlite.smpdev.data.Copier;
+import org.mpjlite.smpdev.diag.CallSite;
+import org.mpjlite.smpdev.error.ErrorClass;
 
 /**
  * What one member publishes for one collective: where the others read its contribution, where its

@@ -1,8 +1,9 @@
 package org.mpjlite.smpdev.collective;
 
 import java.nio.Buffer;
-import org.mpjlite.smpdev.BasicType;
-import org.mpjlite.smpdev.Copier;
+import org.mpjlite.smpdev.Tunables;
+import org.mpjlite.smpdev.data.BasicType;
+import org.mpjlite.smpdev.data.Copier;
 
 /**
  * Combines the contributions of a range of members into one result, in rank order:
@@ -10,12 +11,11 @@ import org.mpjlite.smpdev.Copier;
  * in cache whatever the number of members, and stages NIO buffers through arrays (a {@link Reduction}
  * only sees arrays). The destination must not overlap a contribution (in-place callers snapshot
  * theirs), except that it may be the last contribution itself, at the same index (Reduce_local's
- * {@code inout}): each block reads it before writing it. Stateless; thread-safe.
+ * {@code inout}): each block reads it before writing it. The one rank-order reduction of the
+ * engine: the general path, the split Allreduce and the epoch lines all reduce here, so their
+ * results are bitwise the same. Stateless; thread-safe.
  */
 final class Reducer {
-    /** Units combined per block: the accumulator (and any staging array) fits in the L1/L2 cache. */
-    private static final int BLOCK = 4096;
-
     private Reducer() {
     }
 
@@ -25,6 +25,17 @@ final class Reducer {
      */
     static void reduce(Part[] parts, int from, int to, int offset, int units, Object dst, int dstIndex,
                        BasicType type, Reduction op) {
+        reduce(parts, from, to, offset, units, dst, dstIndex, type, op, null);
+    }
+
+    /**
+     * As {@link #reduce(Part[], int, int, int, int, Object, int, BasicType, Reduction)}, reading only
+     * the parts' {@code send} and {@code sendIndex}, and accumulating in {@code accumulator} (an
+     * array of {@code type} of at least {@code units} units, or null to allocate one) when
+     * {@code dst} is not an array: the epoch lines' path does not allocate.
+     */
+    static void reduce(Part[] parts, int from, int to, int offset, int units, Object dst, int dstIndex,
+                       BasicType type, Reduction op, Object accumulator) {
         if (units == 0) {
             return;
         }
@@ -34,9 +45,9 @@ final class Reducer {
             return;
         }
         int perItem = op.unitsPerItem();
-        int block = Math.max(perItem, BLOCK / perItem * perItem);
+        int block = Math.max(perItem, Tunables.REDUCTION_BLOCK_UNITS / perItem * perItem);
         boolean dstArray = !(dst instanceof Buffer);
-        Object acc = dstArray ? dst : type.newArray(Math.min(block, units));
+        Object acc = dstArray ? dst : accumulator != null ? accumulator : type.newArray(Math.min(block, units));
         Object staging = null;
         for (int pos = 0; pos < units; pos += block) {
             int len = Math.min(block, units - pos);

@@ -3,13 +3,16 @@ package org.mpjlite.smpdev.collective;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.mpjlite.smpdev.BasicType;
-import org.mpjlite.smpdev.CallSite;
-import org.mpjlite.smpdev.CollectiveRequest;
-import org.mpjlite.smpdev.ErrorClass;
-import org.mpjlite.smpdev.Errors;
 import org.mpjlite.smpdev.Job;
+import org.mpjlite.smpdev.Membership;
 import org.mpjlite.smpdev.Rank;
+import org.mpjlite.smpdev.Tunables;
+import org.mpjlite.smpdev.data.BasicType;
+import org.mpjlite.smpdev.diag.CallSite;
+import org.mpjlite.smpdev.error.ErrorClass;
+import org.mpjlite.smpdev.error.Errors;
+import org.mpjlite.smpdev.wait.Condition;
+import org.mpjlite.smpdev.wait.WaitStrategy;
 
 /**
  * The members of one communicator and the collective state they share: a ring of {@link Slot}s and
@@ -42,7 +45,7 @@ import org.mpjlite.smpdev.Rank;
  * for each other's. A non-blocking member's epoch bump lets blocking members of the same collective
  * see its part, so a blocking call against a non-blocking one is reported too (and its request
  * failed) instead of waiting forever.
- * Waits go through the device wait path ({@link Rank#awaitCondition}): spin only while the ranks fit
+ * Waits go through the job's {@link WaitStrategy}, on the waiting member's rank: spin only while the ranks fit
  * on the cores, then park until a member that sees the phase complete rings the doorbells.
  *
  * <p>Thread safety: members call concurrently; each member's collectives are issued one at a time,
@@ -53,8 +56,7 @@ import org.mpjlite.smpdev.Rank;
  * completion.
  */
 public final class Team {
-    /** Collectives that may be in flight on one team at once (a power of two). */
-    static final int SLOTS = 32;
+    private static final int SLOTS = Tunables.COLLECTIVE_SLOTS;
     /** Longs per member in {@link #state}: 128 bytes, so that members' words sit on their own lines. */
     private static final int PAD = 16;
     /** Offsets in a member's block of {@link #state}. */
@@ -65,16 +67,19 @@ public final class Team {
     private static final int KNOWN_EPOCH = 4;
     private static final VarHandle STATE = MethodHandles.arrayElementVarHandle(long[].class);
 
-    private final Rank[] members;
+    private final Membership members;
+    /** The job's wait strategy: every wait of a member goes through it, on the member's rank. */
+    private final WaitStrategy waits;
     private final Slot[] slots;
     /** {@code --check}: non-blocking members record their line at the call, for mismatch reports. */
     private final boolean check;
     /**
      * Each member's words, on its own cache line, written only by that member: ENTERED, the
      * collectives it has entered (plain, private); EPOCH, the phases of blocking collectives it has
-     * arrived at (volatile); LEFT, the collectives it has left (volatile); KNOWN_LEFT, the least LEFT
-     * of all members it has seen (plain, private, saves re-reading the others); KNOWN_EPOCH, the
-     * least EPOCH of all members it has seen (plain, private).
+     * arrived at (volatile stores; others load it volatile, the member itself plain); LEFT, the
+     * collectives it has left (volatile); KNOWN_LEFT, the least LEFT of all members it has seen
+     * (plain, private, saves re-reading the others); KNOWN_EPOCH, the least EPOCH of all members it
+     * has seen (plain, private). Accessed only through the {@code lp/sp/lv/sv} accessors below.
      */
     private final long[] state;
     /** Small reductions carried in the members' lines, beside their epochs. */
@@ -82,46 +87,49 @@ public final class Team {
     /** Members waiting to enter a busy slot: departures wake them (rare; read on every departure). */
     private final AtomicInteger entering = new AtomicInteger();
 
-    private Team(Rank[] members) {
+    private Team(Membership members) {
         this.members = members;
         this.slots = new Slot[SLOTS];
         for (int i = 0; i < SLOTS; i++) {
-            slots[i] = new Slot(members.length);
+            slots[i] = new Slot(members.size());
         }
-        this.state = new long[members.length * PAD];
-        this.lines = new EpochLines(members.length);
-        this.check = members[0].job().config().check();
+        this.state = new long[members.size() * PAD];
+        this.lines = new EpochLines(members.size());
+        this.check = members.rank(0).job().config().check();
+        this.waits = members.rank(0).job().waitStrategy();
     }
 
     private record Key(int context, int leader) {
     }
 
     /**
-     * The team of a communicator: its collective context and its members, in communicator rank order
-     * (all ranks of a job must pass the same list). Created once per job, on first use.
+     * The team of a communicator: its collective context and its members (all ranks of a job must
+     * pass the same). Created once per job, on first use.
      */
-    public static Team of(Job job, int context, Rank[] members) {
-        return job.shared(new Key(context, members[0].id()), k -> new Team(members.clone()));
+    public static Team of(Job job, int context, Membership members) {
+        return job.shared(new Key(context, members.worldRank(0)), k -> new Team(members));
     }
 
     /** The team of every rank of {@code me}'s job (a world communicator). */
     public static Team world(Rank me, int context) {
         Job job = me.job();
-        return job.shared(new Key(context, 0), k -> new Team(job.ranks().toArray(new Rank[0])));
+        return job.shared(new Key(context, 0), k -> new Team(job.world()));
     }
 
     /** The team of {@code me} alone (a self communicator). */
     public static Team self(Rank me, int context) {
-        return me.job().shared(new Key(context, me.id()), k -> new Team(new Rank[] {me}));
+        // Looked up before: the job's shared table cannot be updated from inside its own update.
+        Membership members = Membership.self(me);
+        return me.job().shared(new Key(context, me.id()), k -> new Team(members));
     }
 
     public int size() {
-        return members.length;
+        return members.size();
     }
 
     /** True when {@code rank} is this team's member number {@code index} (a cached team still applies). */
     public boolean hasMember(int index, Rank rank) {
-        return index < members.length && members[index] == rank;
+        return index < members.size() && members.rank(index) == rank;
     }
 
     /**
@@ -130,15 +138,15 @@ public final class Team {
      * part cleared.
      */
     Slot enter(int me, String call) {
-        int base = me * PAD;
-        long op = state[base + ENTERED]++;
+        long op = lpEntered(me);
+        spEntered(me, op + 1);
         Slot s = slots[(int) (op & (SLOTS - 1))];
         long needLeft = op - SLOTS + 1;
-        if (state[base + KNOWN_LEFT] < needLeft || !s.freeFor(op)) {
+        if (lpKnownLeft(me) < needLeft || !s.freeFor(op)) {
             if (!slotFree(s, me, op)) {
                 entering.incrementAndGet();
                 try {
-                    members[me].awaitCondition(() -> slotFree(s, me, op), call);
+                    await(me, () -> slotFree(s, me, op), call);
                 } finally {
                     entering.decrementAndGet();
                 }
@@ -153,10 +161,10 @@ public final class Team {
     private boolean slotFree(Slot s, int me, long op) {
         long needLeft = op - SLOTS + 1;
         long least = Long.MAX_VALUE;
-        for (int m = 0; m < members.length; m++) {
-            least = Math.min(least, (long) STATE.getVolatile(state, m * PAD + LEFT));
+        for (int m = 0; m < members.size(); m++) {
+            least = Math.min(least, lvLeft(m));
         }
-        state[me * PAD + KNOWN_LEFT] = least;
+        spKnownLeft(me, least);
         return least >= needLeft && s.freeFor(op);
     }
 
@@ -181,11 +189,11 @@ public final class Team {
             if (check) {
                 p.site = CallSite.here();
             }
-            boolean last = s.arrive(state[me * PAD + ENTERED] - 1) == members.length;
+            boolean last = s.arrive(lpEntered(me) - 1) == members.size();
             // After the arrival is counted: a blocking member that sees this epoch sees the count too.
-            long epoch = state[me * PAD + EPOCH] + 1;
+            long epoch = lpEpoch(me) + 1;
             lines.mark(me, epoch);
-            STATE.setVolatile(state, me * PAD + EPOCH, epoch);
+            svEpoch(me, epoch);
             if (reached(epoch)) {
                 wakeAll();
             }
@@ -243,26 +251,25 @@ public final class Team {
      */
     void allreduceInLines(Slot s, int me, Object src, int srcIndex, Object dst, int dstIndex, int units,
                           BasicType type, Reduction op, String call) {
-        int base = me * PAD;
-        long epoch = state[base + EPOCH] + 1;
-        if (state[base + KNOWN_EPOCH] < epoch - 1) {
+        long epoch = lpEpoch(me) + 1;
+        if (lpKnownEpoch(me) < epoch - 1) {
             if (!reached(epoch - 1)) {
-                members[me].awaitCondition(() -> reached(epoch - 1), call);
+                await(me, () -> reached(epoch - 1), call);
             }
-            state[base + KNOWN_EPOCH] = epoch - 1;
+            spKnownEpoch(me, epoch - 1);
         }
         s.parts[me].blocking = true;
         long header = EpochLines.header(epoch, units, type, op.builtin());
         lines.publish(me, header, src, srcIndex, units, type);
-        STATE.setVolatile(state, base + EPOCH, epoch);
+        svEpoch(me, epoch);
         if (arrivedInLines(epoch)) {
             wakeAll();
         } else {
-            members[me].awaitCondition(() -> arrivedInLines(epoch), call);
+            await(me, () -> arrivedInLines(epoch), call);
         }
-        state[base + KNOWN_EPOCH] = epoch;
-        for (int m = 0; m < members.length; m++) {
-            long h = lines.header(m, epoch);
+        spKnownEpoch(me, epoch);
+        for (int m = 0; m < members.size(); m++) {
+            long h = lines.lvHeader(m, epoch);
             if (h != header) {
                 // A later epoch: m has since arrived at later non-blocking collectives, which mark
                 // the line without waiting (its data stays: only this member's arrival at the next
@@ -288,8 +295,8 @@ public final class Team {
      * the doorbells.
      */
     private boolean arrivedInLines(long epoch) {
-        for (int m = 0; m < members.length; m++) {
-            if (EpochLines.epochOf(lines.header(m, epoch)) < epoch) {
+        for (int m = 0; m < members.size(); m++) {
+            if (EpochLines.epochOf(lines.lvHeader(m, epoch)) < epoch) {
                 return false;
             }
         }
@@ -321,7 +328,7 @@ public final class Team {
         }
         for (Part named : new Part[] {parts[0], parts[other]}) {
             if (named.blocking) {
-                members[me].awaitCondition(() -> named.site != null, call);
+                await(me, () -> named.site != null, call);
             }
         }
         int errorClass = parts[0].mismatch(parts[other]);
@@ -359,20 +366,20 @@ public final class Team {
      * of simultaneous arrivals sees the phase complete, and rings the doorbells of any that parked.
      */
     private void arrive(int me, String call) {
-        long epoch = state[me * PAD + EPOCH] + 1;
+        long epoch = lpEpoch(me) + 1;
         lines.mark(me, epoch);
-        STATE.setVolatile(state, me * PAD + EPOCH, epoch);
+        svEpoch(me, epoch);
         if (reached(epoch)) {
             wakeAll();
         } else {
-            members[me].awaitCondition(() -> reached(epoch), call);
+            await(me, () -> reached(epoch), call);
         }
-        state[me * PAD + KNOWN_EPOCH] = epoch;
+        spKnownEpoch(me, epoch);
     }
 
     private boolean reached(long epoch) {
-        for (int m = 0; m < members.length; m++) {
-            if ((long) STATE.getVolatile(state, m * PAD + EPOCH) < epoch) {
+        for (int m = 0; m < members.size(); m++) {
+            if (lvEpoch(m) < epoch) {
                 return false;
             }
         }
@@ -381,8 +388,7 @@ public final class Team {
 
     /** Records that member {@code me} no longer uses its current slot; wakes members waiting to enter. */
     private void leave(int me) {
-        int base = me * PAD;
-        STATE.setVolatile(state, base + LEFT, state[base + ENTERED]);
+        svLeft(me, lpEntered(me));
         if (entering.get() != 0) {
             wakeAll();
         }
@@ -393,7 +399,7 @@ public final class Team {
      * request: none completes before all kernels ran, since a completed member may reuse its buffers.
      */
     private void finish(Slot s, Kernel kernel) {
-        int n = members.length;
+        int n = members.size();
         int other = firstMismatch(s.parts);
         if (other >= 0) {
             int errorClass = s.parts[0].mismatch(s.parts[other]);
@@ -424,7 +430,7 @@ public final class Team {
      * successfully.
      */
     private void completeAll(Slot s, RuntimeException[] errors, int errorClass, String[] reports) {
-        int n = members.length;
+        int n = members.size();
         CollectiveRequest[] requests = new CollectiveRequest[n];
         for (int m = 0; m < n; m++) {
             requests[m] = s.parts[m].request;
@@ -443,14 +449,68 @@ public final class Team {
             } else if (e instanceof KernelError k) {
                 requests[m].fail(k.errorClass, k.getMessage());
             } else {
-                requests[m].fail(ErrorClass.ERR_OTHER, "the collective failed for rank " + members[m].id() + ": " + e);
+                requests[m].fail(ErrorClass.ERR_OTHER, "the collective failed for rank " + members.worldRank(m) + ": "
+                    + e);
             }
         }
     }
 
+    /** Waits on member {@code me}'s rank, through the job's wait strategy, until {@code condition} holds. */
+    private void await(int me, Condition condition, String call) {
+        waits.await(members.rank(me), condition, call);
+    }
+
+    /** Rings every member's doorbell: whoever made a waited-for condition true calls it after its volatile store. */
     private void wakeAll() {
-        for (Rank r : members) {
-            r.wakeWaiters();
+        for (int m = 0; m < members.size(); m++) {
+            members.rank(m).doorbell().ring();
         }
+    }
+
+    // ---- accessors of the members' words in {@link #state} (naming: see package-info) -----------
+
+    private long lpEntered(int m) {
+        return state[m * PAD + ENTERED];
+    }
+
+    private void spEntered(int m, long v) {
+        state[m * PAD + ENTERED] = v;
+    }
+
+    /** A member's own epoch: plain, since only the member writes it. */
+    private long lpEpoch(int m) {
+        return state[m * PAD + EPOCH];
+    }
+
+    private long lvEpoch(int m) {
+        return (long) STATE.getVolatile(state, m * PAD + EPOCH);
+    }
+
+    private void svEpoch(int m, long v) {
+        STATE.setVolatile(state, m * PAD + EPOCH, v);
+    }
+
+    private long lvLeft(int m) {
+        return (long) STATE.getVolatile(state, m * PAD + LEFT);
+    }
+
+    private void svLeft(int m, long v) {
+        STATE.setVolatile(state, m * PAD + LEFT, v);
+    }
+
+    private long lpKnownLeft(int m) {
+        return state[m * PAD + KNOWN_LEFT];
+    }
+
+    private void spKnownLeft(int m, long v) {
+        state[m * PAD + KNOWN_LEFT] = v;
+    }
+
+    private long lpKnownEpoch(int m) {
+        return state[m * PAD + KNOWN_EPOCH];
+    }
+
+    private void spKnownEpoch(int m, long v) {
+        state[m * PAD + KNOWN_EPOCH] = v;
     }
 }

@@ -9,7 +9,7 @@ import java.util.function.BooleanSupplier;
  * DELIBERATELY BROKEN: the device's doorbell protocol with the registration and the re-check swapped.
  * A waiter checks its condition and only then registers and parks; a signal that makes the condition
  * true and rings between the check and the registration finds nobody to wake, and the waiter parks for
- * good. The real {@code org.mpjlite.smpdev.Doorbell} registers first, then re-checks, then parks.
+ * good. The real {@code org.mpjlite.smpdev.wait.Doorbell} registers first, then re-checks, then parks.
  * Exists to prove that a ping-pong Termination test like {@link org.mpjlite.stress.WakeOnArrival}
  * catches it.
  */

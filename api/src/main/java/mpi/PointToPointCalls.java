@@ -1,0 +1,218 @@
+package mpi;
+
+import org.mpjlite.smpdev.Rank;
+import org.mpjlite.smpdev.data.Copier;
+import org.mpjlite.smpdev.data.Packing;
+import org.mpjlite.smpdev.p2p.Message;
+import org.mpjlite.smpdev.p2p.PointToPoint;
+import org.mpjlite.smpdev.p2p.RecvRequest;
+import org.mpjlite.smpdev.p2p.SendMode;
+import org.mpjlite.smpdev.p2p.SendRequest;
+
+/**
+ * The point-to-point implementation every dialect's call goes through (send, receive, their
+ * non-blocking and persistent forms, send-receive, probe): checks the arguments against the
+ * communicator, starts the device operation on its contexts and hands errors to the communicator's
+ * error handler ({@link Comm#raise}). The public methods of {@link Comm} name the call and delegate
+ * here. Stateless; thread-safe as MPI requires at {@code THREAD_MULTIPLE}.
+ */
+final class PointToPointCalls {
+    private PointToPointCalls() {
+    }
+
+    private static SendRequest startSend(Comm c, String call, Rank me, Object buf, int offset, int count, Datatype type,
+                                         int dest, int tag, SendMode mode) {
+        buf = Reinterpreted.forSend(call, buf, offset, count, type);
+        Check.buffer(call, buf, offset, count, type);
+        Check.dest(call, dest, c.peerCount(me));
+        Check.sendTag(call, tag);
+        if (dest == MPI.PROC_NULL) {
+            return null;
+        }
+        if (type.map.isObjects()) {
+            Check.serializable(call, buf, offset, count, type);
+        }
+        try {
+            return PointToPoint.isend(me, c.target(me, dest), c.sendContext, c.rankIn(me), tag, buf, offset, count,
+                type.map, mode, call);
+        } catch (IllegalArgumentException e) {
+            throw new MPIException(MPI.ERR_ARG, call + ": cannot serialize the send buffer: " + e.getMessage());
+        }
+    }
+
+    private static RecvRequest startRecv(Comm c, String call, Rank me, Object buf, int offset, int count, Datatype type,
+                                         int source, int tag) {
+        Check.buffer(call, buf, offset, count, type);
+        Check.writable(call, buf);
+        Check.source(call, source, c.peerCount(me));
+        Check.recvTag(call, tag);
+        if (source == MPI.PROC_NULL) {
+            return null;
+        }
+        return PointToPoint.irecv(me, c.context, source, tag, buf, offset, count, type.map, call);
+    }
+
+    static void send(Comm c, String call, Object buf, int offset, int count, Datatype type, int dest, int tag,
+                     SendMode mode) {
+        try {
+            Rank me = c.rank(call);
+            SendRequest op = startSend(c, call, me, buf, offset, count, type, dest, tag, mode);
+            if (op != null) {
+                op.await(call);
+            }
+        } catch (MPIException e) {
+            throw c.raise(e);
+        }
+    }
+
+    static Request isend(Comm c, String call, Object buf, int offset, int count, Datatype type, int dest, int tag,
+                         SendMode mode) {
+        try {
+            Rank me = c.rank(call);
+            SendRequest op = startSend(c, call, me, buf, offset, count, type, dest, tag, mode);
+            Request r = new Request(me, op, op == null ? Status.procNull() : null, c);
+            RequestAudit.send(r, call, c, dest, tag, buf, offset, count, type);
+            return r;
+        } catch (MPIException e) {
+            throw c.raise(e);
+        }
+    }
+
+    /** Waits for a blocking receive and returns its status, or throws its error. */
+    private static Status received(RecvRequest op, String call) {
+        op.await(call);
+        if (op.failed()) {
+            throw op.error();
+        }
+        return Status.of(op);
+    }
+
+    static Status recv(Comm c, String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
+        try {
+            Rank me = c.rank(call);
+            Reinterpreted view = Reinterpreted.forRecv(call, buf, offset, count, type);
+            RecvRequest op = startRecv(c, call, me, Reinterpreted.buffer(view, buf), offset, count, type, source, tag);
+            if (op == null) {
+                return Status.procNull();
+            }
+            Status st = received(op, call);
+            if (view != null) {
+                view.writeBack();
+            }
+            return st;
+        } catch (MPIException e) {
+            throw c.raise(e);
+        }
+    }
+
+    static Request irecv(Comm c, String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
+        try {
+            Rank me = c.rank(call);
+            Reinterpreted view = Reinterpreted.forRecv(call, buf, offset, count, type);
+            RecvRequest op = startRecv(c, call, me, Reinterpreted.buffer(view, buf), offset, count, type, source, tag);
+            Request r = new Request(me, op, op == null ? Status.procNull() : null, c);
+            if (op != null && view != null) {
+                r.onCompletion = view::writeBack;
+            }
+            RequestAudit.receive(r, call, c, source, tag, count, type);
+            return r;
+        } catch (MPIException e) {
+            throw c.raise(e);
+        }
+    }
+
+    static Prequest sendInit(Comm c, String call, Object buf, int offset, int count, Datatype type, int dest, int tag,
+                             SendMode mode) {
+        try {
+            Rank me = c.rank(call);
+            Check.buffer(call, Reinterpreted.forSend(call, buf, offset, count, type), offset, count, type);
+            Check.dest(call, dest, c.peerCount(me));
+            Check.sendTag(call, tag);
+            return new Prequest(me, () -> isend(c, startCall(call), buf, offset, count, type, dest, tag, mode));
+        } catch (MPIException e) {
+            throw c.raise(e);
+        }
+    }
+
+    static Prequest recvInit(Comm c, String call, Object buf, int offset, int count, Datatype type, int source,
+                             int tag) {
+        try {
+            Rank me = c.rank(call);
+            Check.buffer(call, Reinterpreted.forSend(call, buf, offset, count, type), offset, count, type);
+            Check.source(call, source, c.peerCount(me));
+            Check.recvTag(call, tag);
+            return new Prequest(me, () -> irecv(c, startCall(call), buf, offset, count, type, source, tag));
+        } catch (MPIException e) {
+            throw c.raise(e);
+        }
+    }
+
+    /** The name of the call that starts a persistent request made by {@code init}, in its dialect. */
+    private static String startCall(String init) {
+        return Reinterpreted.openMpi(init) ? "start" : "Start";
+    }
+
+    static Status sendRecv(Comm c, String call, Object sbuf, int soff, int scount, Datatype stype, int dest, int stag,
+                           Object rbuf, int roff, int rcount, Datatype rtype, int source, int rtag) {
+        try {
+            Rank me = c.rank(call);
+            Reinterpreted view = Reinterpreted.forRecv(call, rbuf, roff, rcount, rtype);
+            RecvRequest r = startRecv(c, call, me, Reinterpreted.buffer(view, rbuf), roff, rcount, rtype, source, rtag);
+            SendRequest s = startSend(c, call, me, sbuf, soff, scount, stype, dest, stag, SendMode.STANDARD);
+            if (s != null) {
+                s.await(call);
+            }
+            if (r == null) {
+                return Status.procNull();
+            }
+            Status st = received(r, call);
+            if (view != null) {
+                view.writeBack();
+            }
+            return st;
+        } catch (MPIException e) {
+            throw c.raise(e);
+        }
+    }
+
+    static Status sendRecvReplace(Comm c, String call, Object buf, int offset, int count, Datatype type, int dest,
+                                  int stag, int source, int rtag) {
+        try {
+            Check.buffer(call, buf, offset, count, type);
+            if (!type.map.isContiguous()) {
+                // The outgoing data leave from a copy of the whole buffer, so the receive can land in place.
+                Object outgoing = Packing.copyOf(buf, type.basic);
+                return sendRecv(c, call, outgoing, offset, count, type, dest, stag, buf, offset, count, type,
+                    source, rtag);
+            }
+            Object incoming = type.basic.newArray(count * type.units());
+            Status st = sendRecv(c, call, buf, offset, count, type, dest, stag, incoming, 0, count, type, source, rtag);
+            if (source != MPI.PROC_NULL) {
+                Copier.copy(incoming, 0, buf, offset, st.Get_elements(type), type.basic);
+            }
+            return st;
+        } catch (MPIException e) {
+            throw c.raise(e);
+        }
+    }
+
+    /**
+     * Probe, or Iprobe when not {@code blocking}: the status of a waiting message the pattern
+     * accepts; for Iprobe null if there is none yet.
+     */
+    static Status probe(Comm c, String call, int source, int tag, boolean blocking) {
+        try {
+            Rank me = c.rank(call);
+            Check.source(call, source, c.peerCount(me));
+            Check.recvTag(call, tag);
+            if (source == MPI.PROC_NULL) {
+                return Status.procNull();
+            }
+            Message m = blocking ? PointToPoint.probe(me, c.context, source, tag, call)
+                : PointToPoint.iprobe(me, c.context, source, tag);
+            return m == null ? null : Status.of(m);
+        } catch (MPIException e) {
+            throw c.raise(e);
+        }
+    }
+}

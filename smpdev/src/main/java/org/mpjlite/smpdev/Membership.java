@@ -1,0 +1,89 @@
+package org.mpjlite.smpdev;
+
+import java.util.Arrays;
+
+/**
+ * The members of one communicator (or of one group of an intercommunicator) in communicator rank
+ * order, with their world ranks: made once per communicator and shared by everything that needs
+ * them, the API layer's communicator, the collective team of its members ({@code Team}) and the
+ * job's context table that reports read ({@link Job#describeContext}).
+ *
+ * <p>Immutable; thread-safe. The instances handed out by {@link #of(Job, int, Rank[])} and
+ * {@link #self} are published through the job's shared table.
+ */
+public final class Membership {
+    private final Rank[] ranks;
+    private final int[] worldRanks;
+
+    /** Takes {@code ranks} as they are: the caller never changes them. */
+    Membership(Rank[] ranks) {
+        this.ranks = ranks;
+        this.worldRanks = new int[ranks.length];
+        for (int i = 0; i < ranks.length; i++) {
+            worldRanks[i] = ranks[i].id();
+        }
+    }
+
+    private record Key(int context) {
+    }
+
+    private record SelfKey(int rank) {
+    }
+
+    /** The members of a null communicator: none. */
+    public static final Membership NONE = new Membership(new Rank[0]);
+
+    /**
+     * The membership of the communicator (or group) that receives on matching context
+     * {@code context}: made by the first caller from {@code ranks}, in rank order, and shared with
+     * every later caller (all pass the same ranks).
+     */
+    public static Membership of(Job job, int context, Rank[] ranks) {
+        return job.shared(new Key(context), k -> new Membership(ranks.clone()));
+    }
+
+    /** The membership of {@code me}'s self communicator: {@code me} alone. */
+    public static Membership self(Rank me) {
+        return me.job().shared(new SelfKey(me.id()), k -> new Membership(new Rank[] {me}));
+    }
+
+    public int size() {
+        return ranks.length;
+    }
+
+    /** The member of communicator rank {@code index}. */
+    public Rank rank(int index) {
+        return ranks[index];
+    }
+
+    /** The world rank of the member of communicator rank {@code index}. */
+    public int worldRank(int index) {
+        return worldRanks[index];
+    }
+
+    /** The communicator rank of {@code r}, or -1 if it is not a member. */
+    public int indexOf(Rank r) {
+        for (int i = 0; i < ranks.length; i++) {
+            if (ranks[i] == r) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** The members in rank order (a copy). */
+    public Rank[] ranks() {
+        return ranks.clone();
+    }
+
+    /** The members' world ranks in rank order (a copy). */
+    public int[] worldRanks() {
+        return worldRanks.clone();
+    }
+
+    /** {@code [0, 2, 5]}: the members' world ranks. */
+    @Override
+    public String toString() {
+        return Arrays.toString(worldRanks);
+    }
+}

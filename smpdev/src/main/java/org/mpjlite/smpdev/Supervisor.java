@@ -1,0 +1,152 @@
+package org.mpjlite.smpdev;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.mpjlite.smpdev.diag.DeadlockDetector;
+import org.mpjlite.smpdev.diag.JobReport;
+
+/**
+ * Runs the ranks of a {@link Job} as threads and watches them: starts one daemon thread per rank,
+ * waits until every rank has returned, and ends the job early when it fails, deadlocks or runs
+ * past its time limit.
+ *
+ * <p>Threads: each rank thread runs its task, records a failure in the job and counts itself out;
+ * the thread that called {@link #run} supervises, ten looks a second while deadlock detection or a
+ * time limit is on (a timed wait, not a spin), else woken only by exits and failures. When the job
+ * fails, every rank waiting in MPI has been woken by {@link Job#fail}; ranks that do not stop within
+ * the grace period are interrupted, and after a second grace period the job is reported as ended
+ * anyway (rank threads are daemons). Nothing waits forever on a failed job.
+ *
+ * <p>Thread safety: the count of live ranks is guarded by the exit monitor, which exits and
+ * failures notify; the rest is confined to the supervising thread.
+ */
+final class Supervisor {
+    private final Job job;
+    private final Object exitMonitor = new Object();
+    /** Rank threads still running; guarded by {@link #exitMonitor}. */
+    private int alive;
+
+    Supervisor(Job job) {
+        this.job = job;
+    }
+
+    /** Runs every rank's {@code task} on a thread of its own and returns how the job ended. */
+    JobResult run(RankTask task) {
+        List<Rank> ranks = job.ranks();
+        int n = ranks.size();
+        Object[] results = new Object[n];
+        Thread[] threads = new Thread[n];
+        synchronized (exitMonitor) {
+            alive = n;
+        }
+        for (int i = 0; i < n; i++) {
+            final Rank rank = ranks.get(i);
+            ThreadGroup group = rankThreadGroup(i);
+            rank.runsIn(group);
+            threads[i] = new Thread(group, () -> runRank(rank, task, results), "mpjlite-rank-" + i,
+                job.config().stackSize());
+            threads[i].setDaemon(true);
+        }
+        for (Thread t : threads) {
+            t.start();
+        }
+        try {
+            awaitEnd(threads);
+        } catch (InterruptedException e) {
+            job.fail(-1, e);
+            Thread.currentThread().interrupt();
+        }
+        RankFailure f = job.failure();
+        return new JobResult(f == null ? 0 : f.exitCode(), Arrays.asList(results), f);
+    }
+
+    /** The job has failed: the supervisor stops waiting for a normal end. */
+    void jobFailed() {
+        synchronized (exitMonitor) {
+            exitMonitor.notifyAll();
+        }
+    }
+
+    /**
+     * The thread group of one rank: its main thread runs in it and the threads a program starts
+     * inherit it (as do executors' threads created by them), which is how the deadlock detector
+     * finds every thread of a rank. A daemon group, so that on JDK 17 it is destroyed with its last
+     * thread instead of staying in its parent's list (later JDKs hold groups weakly).
+     */
+    @SuppressWarnings("removal")
+    private static ThreadGroup rankThreadGroup(int rank) {
+        ThreadGroup group = new ThreadGroup("mpjlite-rank-" + rank);
+        group.setDaemon(true);
+        return group;
+    }
+
+    private void runRank(Rank rank, RankTask task, Object[] results) {
+        rank.bindToCurrentThread();
+        try {
+            results[rank.id()] = task.run(rank);
+            if (rank.isInitialized() && !rank.isFinalized() && !job.failed()) {
+                job.config().warnings().accept("rank " + rank.id() + " returned without calling MPI.Finalize");
+            }
+        } catch (Throwable t) {
+            job.fail(rank.id(), t);
+        } finally {
+            rank.markFinished();
+            // Buffers this thread freed and kept for reuse go back to the pool for other threads.
+            job.buffers().releaseThreadCache();
+            Rank.unbindCurrentThread();
+            synchronized (exitMonitor) {
+                alive--;
+                exitMonitor.notifyAll();
+            }
+        }
+    }
+
+    private void awaitEnd(Thread[] threads) throws InterruptedException {
+        JobConfig config = job.config();
+        DeadlockDetector detector = config.deadlockDetection() ? new DeadlockDetector(job) : null;
+        long start = System.nanoTime();
+        long limit = config.timeout() == null ? 0 : config.timeout().toNanos();
+        synchronized (exitMonitor) {
+            while (alive > 0 && !job.failed()) {
+                if (detector == null && limit == 0) {
+                    exitMonitor.wait();
+                    continue;
+                }
+                exitMonitor.wait(Tunables.SUPERVISOR_TICK_MILLIS);
+                long now = System.nanoTime();
+                String deadlock = detector == null ? null : detector.tick(now);
+                if (deadlock != null) {
+                    job.fail(-1, new DeadlockException(deadlock));
+                } else if (limit != 0 && now - start >= limit) {
+                    job.fail(-1, new JobTimeoutException(JobReport.describe(job,
+                        "timeout: the job ran longer than " + config.timeout().toMillis() / 1000.0 + " s")));
+                }
+            }
+        }
+        if (!job.failed()) {
+            return;
+        }
+        long grace = config.shutdownGrace().toNanos();
+        if (!awaitAllExited(grace)) {
+            for (Thread t : threads) {
+                t.interrupt();
+            }
+            awaitAllExited(grace);
+        }
+    }
+
+    private boolean awaitAllExited(long nanos) throws InterruptedException {
+        long deadline = System.nanoTime() + nanos;
+        synchronized (exitMonitor) {
+            while (alive > 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(exitMonitor, left);
+            }
+            return true;
+        }
+    }
+}

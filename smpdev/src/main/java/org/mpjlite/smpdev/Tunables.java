@@ -1,0 +1,137 @@
+package org.mpjlite.smpdev;
+
+import java.time.Duration;
+
+/**
+ * Every threshold and tuning constant of the device, in one place, each with what it controls and
+ * why it has its value. The measurements behind the values are in {@code docs/PERFORMANCE.md} and
+ * {@code docs/COLLECTIVES.md}.
+ *
+ * <p>Defaults of {@link JobConfig} (which a job may override: {@code mpjrun --eager-threshold},
+ * {@code --timeout}...) start with {@code DEFAULT_}; the others are fixed. Every value here was
+ * measured for shared memory on current x86 and ARM cores: changing one changes performance, never
+ * results (every path moves the same bytes in the same order).
+ *
+ * <p>Constants only; the wait package takes its values from here through {@link Job}, since it
+ * imports nothing else of the device. The data package, which uses nothing of the runtime either,
+ * keeps its one threshold beside the code it steers: {@code Copier}'s short run (32 elements of a
+ * type wider than a byte), up to which elements move between an array and a {@code ByteBuffer} one
+ * by one rather than through a typed view, whose two objects would cost more than a small
+ * message's copy.
+ */
+public final class Tunables {
+    private Tunables() {
+    }
+
+    // ---- point-to-point -------------------------------------------------------------------------
+
+    /**
+     * Default largest message (bytes) sent eagerly, copied so that the send completes at once;
+     * larger messages and every synchronous send go by rendezvous (one copy, straight from the
+     * sender's buffer, once the receive is posted). 16 KB: a copy of that size costs less than the
+     * sender waiting for the receiver, and it is the largest pooled buffer size class that stays in
+     * the thread caches of a ping-pong.
+     */
+    public static final int DEFAULT_EAGER_THRESHOLD = 16 * 1024;
+
+    /**
+     * Default stack of a rank thread, 8 MiB: what a program's main thread typically gets on Linux
+     * ({@code ulimit -s}), where a thread the JVM starts gets only {@code -Xss} (1 MiB), too little
+     * for deep recursion such as deserializing a long linked list sent as {@code MPI.OBJECT}.
+     * {@code mpjrun --stack-size} sets it per job.
+     */
+    public static final long DEFAULT_STACK_SIZE = 8L << 20;
+
+    /**
+     * Eager messages of at most this many bytes carry their copy in a fresh array of their element
+     * type instead of a pooled buffer: allocating a small array is a bump of the thread's allocation
+     * pointer, the receiver follows one reference less (no buffer, storage and byte views), and
+     * nothing is freed. Above all, a one-way stream of pooled messages empties the sender's thread
+     * cache and fills the receiver's (8 buffers per size class), so from the ninth message of a
+     * window both sides take the pool's lock: small-message rate was 3-4x lower for that. Larger
+     * messages keep the pool: in a ping-pong a pooled buffer bounces between the two thread caches
+     * without allocation, and a fresh 4 KB array (zeroed, then copied) measured slower
+     * (docs/PERFORMANCE.md, 22 November, small messages).
+     */
+    public static final int SMALL_COPY_BYTES = 1024;
+
+    /**
+     * Copies of at least this many bytes are announced to the waiting sides
+     * ({@link Request#isImminent}), so that a spinning waiter does not park in the middle of them;
+     * shorter ones end well within a spin and are not worth the extra volatile write. 64 KB copies
+     * take a few microseconds, the order of a park and unpark.
+     */
+    public static final long LONG_COPY_BYTES = 64 * 1024;
+
+    // ---- collectives ----------------------------------------------------------------------------
+
+    /**
+     * Largest contribution (bytes) of a blocking collective that is copied into the collective's
+     * slot rather than read from the user's buffer: its owner then leaves as soon as its own share
+     * is done (one synchronization per collective), where a contribution read in place makes every
+     * owner wait for a second round. 4 KB: the copy costs less than that second round up to about
+     * this size (docs/COLLECTIVES.md).
+     */
+    public static final int COLLECTIVE_EAGER_BYTES = 4096;
+
+    /**
+     * Largest contribution (bytes) of a blocking Allreduce carried in the members' epoch lines
+     * (no slot, one cache line from each member to each other): a 64-byte cache line less the
+     * line's 8-byte header. Fixed by the line size, not measured.
+     */
+    public static final int LINE_ALLREDUCE_BYTES = 56;
+
+    /**
+     * Collectives that may be in flight on one communicator at once (a power of two): a member may
+     * run this many collectives ahead of the slowest member before it waits to enter a slot. 32
+     * covers the pipelines of non-blocking collectives programs issue; each slot costs a part per
+     * member.
+     */
+    public static final int COLLECTIVE_SLOTS = 32;
+
+    /**
+     * Storage units a reduction combines per block: the accumulator (and any staging array of an
+     * NIO buffer) stays in the L1/L2 cache whatever the number of members.
+     */
+    public static final int REDUCTION_BLOCK_UNITS = 4096;
+
+    // ---- waiting --------------------------------------------------------------------------------
+
+    /**
+     * How long a waiting rank spins before it yields, when spinning is allowed (every rank has a
+     * core, or {@code --wait spin}): 50 microseconds is about 30 times a small message's round trip,
+     * long enough for a reply, short enough not to burn a core while a peer computes.
+     */
+    public static final long SPIN_NANOS = 50_000;
+
+    /** How many times a waiting rank yields after its spin, before it parks. */
+    public static final int SPIN_YIELDS = 4;
+
+    /**
+     * Spin rounds between checks of the clock, the job's health and the interrupt flag: the hot
+     * spin polls only the condition, so a reply is noticed within a pause or two.
+     */
+    public static final int SPINS_PER_CHECK = 64;
+
+    // ---- supervision ----------------------------------------------------------------------------
+
+    /**
+     * Default time a failing job gives the other ranks to stop (twice: before and after they are
+     * interrupted): a rank in a computation notices the failure at its next MPI call.
+     */
+    public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(2);
+
+    /**
+     * How often the supervisor looks at a running job for a deadlock or its time limit: ten looks a
+     * second find a deadlock well within the second the README promises, at no cost to the message
+     * path (a timed wait on the supervising thread).
+     */
+    public static final long SUPERVISOR_TICK_MILLIS = 100;
+
+    /**
+     * How long the same set of blocked calls must last, after every doorbell was rung, to be a
+     * deadlock: long enough for any wake-up in flight to be seen, short enough to report within
+     * about a second.
+     */
+    public static final long DEADLOCK_CONFIRM_NANOS = 500_000_000L;
+}

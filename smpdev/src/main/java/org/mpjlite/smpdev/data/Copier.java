@@ -1,0 +1,288 @@
+package org.mpjlite.smpdev.data;
+
+import java.nio.Buffer;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.DoubleBuffer;
+import java.nio.FloatBuffer;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
+import java.nio.ShortBuffer;
+
+/**
+ * Copies elements of one {@link BasicType} between user buffers (arrays and NIO buffers, absolute
+ * element indexes) with the JDK's bulk paths: {@code System.arraycopy} between arrays, absolute bulk
+ * {@code get}/{@code put} (memcpy underneath) when a NIO buffer is involved, and element by element
+ * for short runs between an array and a ByteBuffer. A {@link ByteBuffer} carrying a wider type is
+ * read and written as that type in its own byte order.
+ *
+ * <p>Stateless; thread-safe.
+ */
+public final class Copier {
+    private Copier() {
+    }
+
+    public static void copy(Object src, int srcIndex, Object dst, int dstIndex, int n, BasicType type) {
+        if (n == 0) {
+            return;
+        }
+        boolean srcArray = !(src instanceof Buffer);
+        boolean dstArray = !(dst instanceof Buffer);
+        if (srcArray && dstArray) {
+            System.arraycopy(src, srcIndex, dst, dstIndex, n);
+        } else if (srcArray && dst instanceof ByteBuffer && isShortRun((ByteBuffer) dst, dstIndex, n, type)) {
+            putElements((ByteBuffer) dst, dstIndex * type.size(), src, srcIndex, n, type);
+        } else if (dstArray && src instanceof ByteBuffer && isShortRun((ByteBuffer) src, srcIndex, n, type)) {
+            getElements((ByteBuffer) src, srcIndex * type.size(), dst, dstIndex, n, type);
+        } else if (type == BasicType.BOOLEAN) {
+            copyBooleans(srcArray ? src : view((Buffer) src, type), srcIndex,
+                dstArray ? dst : view((Buffer) dst, type), dstIndex, n);
+        } else if (srcArray) {
+            put(view((Buffer) dst, type), dstIndex, src, srcIndex, n);
+        } else if (dstArray) {
+            get(view((Buffer) src, type), srcIndex, dst, dstIndex, n);
+        } else {
+            putBuffer(view((Buffer) dst, type), dstIndex, view((Buffer) src, type), srcIndex, n);
+        }
+    }
+
+    /**
+     * True when {@code n} elements at element {@code index} of a ByteBuffer move between it and an
+     * array element by element, without a typed view (whose two objects would be most of the cost of
+     * a small message or a small reduction): a short run (any run of bytes, which have absolute bulk
+     * access) that lies within the buffer's limit, since absolute access stops there while messages
+     * address the whole capacity.
+     */
+    private static boolean isShortRun(ByteBuffer b, int index, int n, BasicType type) {
+        int size = type.size();
+        return (size == 1 && type != BasicType.BOOLEAN || n <= SHORT_RUN) && (long) (index + n) * size <= b.limit();
+    }
+
+    /**
+     * Elements of a type wider than a byte up to which {@link #isShortRun} copies one by one. The
+     * device's one threshold outside {@code org.mpjlite.smpdev.Tunables}, which lists it: this
+     * package uses nothing of the runtime.
+     */
+    private static final int SHORT_RUN = 32;
+
+    /** Stores elements of the array {@code src} at byte {@code at} of {@code b}, in {@code b}'s byte order. */
+    private static void putElements(ByteBuffer b, int at, Object src, int off, int n, BasicType type) {
+        switch (type) {
+            case BYTE, PACKED -> b.put(at, (byte[]) src, off, n);
+            case BOOLEAN -> {
+                boolean[] a = (boolean[]) src;
+                for (int i = 0; i < n; i++) {
+                    b.put(at + i, a[off + i] ? (byte) 1 : 0);
+                }
+            }
+            case CHAR -> {
+                char[] a = (char[]) src;
+                for (int i = 0; i < n; i++) {
+                    b.putChar(at + 2 * i, a[off + i]);
+                }
+            }
+            case SHORT -> {
+                short[] a = (short[]) src;
+                for (int i = 0; i < n; i++) {
+                    b.putShort(at + 2 * i, a[off + i]);
+                }
+            }
+            case INT -> {
+                int[] a = (int[]) src;
+                for (int i = 0; i < n; i++) {
+                    b.putInt(at + 4 * i, a[off + i]);
+                }
+            }
+            case LONG -> {
+                long[] a = (long[]) src;
+                for (int i = 0; i < n; i++) {
+                    b.putLong(at + 8 * i, a[off + i]);
+                }
+            }
+            case FLOAT -> {
+                float[] a = (float[]) src;
+                for (int i = 0; i < n; i++) {
+                    b.putFloat(at + 4 * i, a[off + i]);
+                }
+            }
+            case DOUBLE -> {
+                double[] a = (double[]) src;
+                for (int i = 0; i < n; i++) {
+                    b.putDouble(at + 8 * i, a[off + i]);
+                }
+            }
+            default -> throw new IllegalArgumentException(type + " elements do not live in a ByteBuffer");
+        }
+    }
+
+    /** Loads elements into the array {@code dst} from byte {@code at} of {@code b}, in {@code b}'s byte order. */
+    private static void getElements(ByteBuffer b, int at, Object dst, int off, int n, BasicType type) {
+        switch (type) {
+            case BYTE, PACKED -> b.get(at, (byte[]) dst, off, n);
+            case BOOLEAN -> {
+                boolean[] a = (boolean[]) dst;
+                for (int i = 0; i < n; i++) {
+                    a[off + i] = b.get(at + i) != 0;
+                }
+            }
+            case CHAR -> {
+                char[] a = (char[]) dst;
+                for (int i = 0; i < n; i++) {
+                    a[off + i] = b.getChar(at + 2 * i);
+                }
+            }
+            case SHORT -> {
+                short[] a = (short[]) dst;
+                for (int i = 0; i < n; i++) {
+                    a[off + i] = b.getShort(at + 2 * i);
+                }
+            }
+            case INT -> {
+                int[] a = (int[]) dst;
+                for (int i = 0; i < n; i++) {
+                    a[off + i] = b.getInt(at + 4 * i);
+                }
+            }
+            case LONG -> {
+                long[] a = (long[]) dst;
+                for (int i = 0; i < n; i++) {
+                    a[off + i] = b.getLong(at + 8 * i);
+                }
+            }
+            case FLOAT -> {
+                float[] a = (float[]) dst;
+                for (int i = 0; i < n; i++) {
+                    a[off + i] = b.getFloat(at + 4 * i);
+                }
+            }
+            case DOUBLE -> {
+                double[] a = (double[]) dst;
+                for (int i = 0; i < n; i++) {
+                    a[off + i] = b.getDouble(at + 8 * i);
+                }
+            }
+            default -> throw new IllegalArgumentException(type + " elements do not live in a ByteBuffer");
+        }
+    }
+
+    /**
+     * The buffer as a typed view spanning its whole capacity, index 0 first: position and limit of
+     * the user's buffer are neither used nor changed.
+     */
+    static Buffer view(Buffer b, BasicType type) {
+        if (b instanceof ByteBuffer) {
+            ByteBuffer bb = (ByteBuffer) b;
+            ByteBuffer d = bb.duplicate().order(bb.order());
+            d.clear();
+            switch (type) {
+                case CHAR:
+                    return d.asCharBuffer();
+                case SHORT:
+                    return d.asShortBuffer();
+                case INT:
+                    return d.asIntBuffer();
+                case LONG:
+                    return d.asLongBuffer();
+                case FLOAT:
+                    return d.asFloatBuffer();
+                case DOUBLE:
+                    return d.asDoubleBuffer();
+                default:
+                    return d;
+            }
+        }
+        Buffer d = duplicate(b);
+        d.clear();
+        return d;
+    }
+
+    private static Buffer duplicate(Buffer b) {
+        if (b instanceof CharBuffer) {
+            return ((CharBuffer) b).duplicate();
+        } else if (b instanceof ShortBuffer) {
+            return ((ShortBuffer) b).duplicate();
+        } else if (b instanceof IntBuffer) {
+            return ((IntBuffer) b).duplicate();
+        } else if (b instanceof LongBuffer) {
+            return ((LongBuffer) b).duplicate();
+        } else if (b instanceof FloatBuffer) {
+            return ((FloatBuffer) b).duplicate();
+        } else if (b instanceof DoubleBuffer) {
+            return ((DoubleBuffer) b).duplicate();
+        }
+        throw new IllegalArgumentException("unsupported buffer " + b.getClass().getName());
+    }
+
+    private static void put(Buffer dst, int index, Object src, int off, int n) {
+        if (dst instanceof ByteBuffer) {
+            ((ByteBuffer) dst).put(index, (byte[]) src, off, n);
+        } else if (dst instanceof CharBuffer) {
+            ((CharBuffer) dst).put(index, (char[]) src, off, n);
+        } else if (dst instanceof ShortBuffer) {
+            ((ShortBuffer) dst).put(index, (short[]) src, off, n);
+        } else if (dst instanceof IntBuffer) {
+            ((IntBuffer) dst).put(index, (int[]) src, off, n);
+        } else if (dst instanceof LongBuffer) {
+            ((LongBuffer) dst).put(index, (long[]) src, off, n);
+        } else if (dst instanceof FloatBuffer) {
+            ((FloatBuffer) dst).put(index, (float[]) src, off, n);
+        } else {
+            ((DoubleBuffer) dst).put(index, (double[]) src, off, n);
+        }
+    }
+
+    private static void get(Buffer src, int index, Object dst, int off, int n) {
+        if (src instanceof ByteBuffer) {
+            ((ByteBuffer) src).get(index, (byte[]) dst, off, n);
+        } else if (src instanceof CharBuffer) {
+            ((CharBuffer) src).get(index, (char[]) dst, off, n);
+        } else if (src instanceof ShortBuffer) {
+            ((ShortBuffer) src).get(index, (short[]) dst, off, n);
+        } else if (src instanceof IntBuffer) {
+            ((IntBuffer) src).get(index, (int[]) dst, off, n);
+        } else if (src instanceof LongBuffer) {
+            ((LongBuffer) src).get(index, (long[]) dst, off, n);
+        } else if (src instanceof FloatBuffer) {
+            ((FloatBuffer) src).get(index, (float[]) dst, off, n);
+        } else {
+            ((DoubleBuffer) src).get(index, (double[]) dst, off, n);
+        }
+    }
+
+    private static void putBuffer(Buffer dst, int dstIndex, Buffer src, int srcIndex, int n) {
+        if (dst instanceof ByteBuffer) {
+            ((ByteBuffer) dst).put(dstIndex, (ByteBuffer) src, srcIndex, n);
+        } else if (dst instanceof CharBuffer) {
+            ((CharBuffer) dst).put(dstIndex, (CharBuffer) src, srcIndex, n);
+        } else if (dst instanceof ShortBuffer) {
+            ((ShortBuffer) dst).put(dstIndex, (ShortBuffer) src, srcIndex, n);
+        } else if (dst instanceof IntBuffer) {
+            ((IntBuffer) dst).put(dstIndex, (IntBuffer) src, srcIndex, n);
+        } else if (dst instanceof LongBuffer) {
+            ((LongBuffer) dst).put(dstIndex, (LongBuffer) src, srcIndex, n);
+        } else if (dst instanceof FloatBuffer) {
+            ((FloatBuffer) dst).put(dstIndex, (FloatBuffer) src, srcIndex, n);
+        } else {
+            ((DoubleBuffer) dst).put(dstIndex, (DoubleBuffer) src, srcIndex, n);
+        }
+    }
+
+    /** Booleans in a ByteBuffer (a full-capacity view) are one byte each: 0 is false, else true. */
+    private static void copyBooleans(Object src, int srcIndex, Object dst, int dstIndex, int n) {
+        if (src instanceof boolean[]) {
+            boolean[] s = (boolean[]) src;
+            ByteBuffer d = (ByteBuffer) dst;
+            for (int i = 0; i < n; i++) {
+                d.put(dstIndex + i, s[srcIndex + i] ? (byte) 1 : (byte) 0);
+            }
+        } else if (dst instanceof boolean[]) {
+            ByteBuffer s = (ByteBuffer) src;
+            boolean[] d = (boolean[]) dst;
+            for (int i = 0; i < n; i++) {
+                d[dstIndex + i] = s.get(srcIndex + i) != 0;
+            }
+        } else {
+            ((ByteBuffer) dst).put(dstIndex, (ByteBuffer) src, srcIndex, n);
+        }
+    }
+}

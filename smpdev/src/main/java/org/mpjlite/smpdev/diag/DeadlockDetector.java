@@ -1,0 +1,92 @@
+package org.mpjlite.smpdev.diag;
+
+import java.util.List;
+import org.mpjlite.smpdev.Job;
+import org.mpjlite.smpdev.Rank;
+import org.mpjlite.smpdev.Tunables;
+
+/**
+ * Finds a job in which every rank is stuck: each rank finished, or with all its threads parked in
+ * blocking MPI calls (or waiting for such threads, see {@link RankThreads}), and none can be woken
+ * by anything still running.
+ *
+ * <p>Runs on the job's supervising thread, a tick at a time ({@link #tick}); it costs nothing on
+ * the message path. When every unfinished rank is stuck it rings every doorbell: a waiter whose
+ * condition has become true (a message in a lock-free inbox, a wake-up still on its way) leaves its
+ * call and so changes the picture. If the same blocked calls (by identity: one record per call,
+ * kept across re-parks) are still in place {@link Tunables#DEADLOCK_CONFIRM_NANOS} later, no rank can make progress
+ * and the job is deadlocked.
+ *
+ * <p>Ranks at THREAD_SERIALIZED or THREAD_MULTIPLE are stuck only when none of their threads can
+ * make progress; a thread that computes, sleeps or waits for something unnamed keeps its rank
+ * alive in the detector's eyes.
+ *
+ * <p>Confined to the supervising thread.
+ */
+public final class DeadlockDetector {
+    private final Job job;
+    private Object[] suspect;
+    private long suspectSince;
+
+    public DeadlockDetector(Job job) {
+        this.job = job;
+    }
+
+    /** One look at the job; returns the report when it is deadlocked, else null. */
+    public String tick(long now) {
+        Object[] picture = picture();
+        if (picture == null) {
+            suspect = null;
+            return null;
+        }
+        if (suspect == null || !java.util.Arrays.equals(suspect, picture)) {
+            suspect = picture;
+            suspectSince = now;
+            for (Rank r : job.ranks()) {
+                r.doorbell().ring();
+            }
+            return null;
+        }
+        if (now - suspectSince < Tunables.DEADLOCK_CONFIRM_NANOS) {
+            return null;
+        }
+        return report();
+    }
+
+    /**
+     * Each rank's blocked calls (a set, by identity), or FINISHED; null when some rank may still
+     * make progress. The cheap look at main threads comes first, so that a job whose ranks run is
+     * dismissed before any thread of a multi-threaded rank is examined.
+     */
+    private Object[] picture() {
+        List<Rank> ranks = job.ranks();
+        for (Rank r : ranks) {
+            if (!r.isFinished() && r.threadLevel() <= Rank.THREAD_FUNNELED && r.blockedCall(r.mainThread()) == null) {
+                return null;
+            }
+        }
+        Object[] picture = new Object[ranks.size()];
+        boolean anyBlocked = false;
+        for (int i = 0; i < picture.length; i++) {
+            Rank r = ranks.get(i);
+            RankThreads threads = RankThreads.of(r);
+            if (threads.finished) {
+                picture[i] = FINISHED;
+                continue;
+            }
+            if (!threads.stuck || r.endpoint().mailbox().hasArrivals()) {
+                return null;
+            }
+            picture[i] = new java.util.HashSet<>(threads.inMpi.values());
+            anyBlocked = true;
+        }
+        return anyBlocked ? picture : null;
+    }
+
+    private static final Object FINISHED = new Object();
+
+    private String report() {
+        return JobReport.describe(job, "deadlock: every rank is blocked in MPI or finished, and no pending "
+            + "operation can complete");
+    }
+}

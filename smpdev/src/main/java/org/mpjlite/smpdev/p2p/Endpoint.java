@@ -1,0 +1,82 @@
+package org.mpjlite.smpdev.p2p;
+
+import java.util.concurrent.atomic.AtomicReference;
+import org.mpjlite.matching.LockFreeMailbox;
+import org.mpjlite.matching.LockedMailbox;
+import org.mpjlite.matching.Mailbox;
+import org.mpjlite.smpdev.Rank;
+import org.mpjlite.smpdev.error.ErrorClass;
+import org.mpjlite.smpdev.error.Errors;
+
+/**
+ * A rank's end of point-to-point communication: the mailbox where messages to it are matched
+ * against its receives, the buffer it attached for buffered sends, and the shared complete send
+ * request of its eager and buffered sends.
+ *
+ * <p>Thread safety: the mailbox is thread-safe (any rank delivers, the owner's threads post and
+ * progress); attach and detach are compare-and-sets, so of two threads attaching at once exactly
+ * one succeeds; the rest is immutable.
+ */
+public final class Endpoint {
+    private final Rank rank;
+    private final Transfer transfer;
+    private final Mailbox<Message, RecvRequest> mailbox;
+    private final SendRequest completedSend;
+    private final AtomicReference<BsendBuffer> bsendBuffer = new AtomicReference<>();
+
+    /**
+     * @param transfer the job's transfer, which moves matched messages
+     * @param locked   a locked mailbox instead of the lock-free one
+     */
+    public Endpoint(Rank rank, Transfer transfer, boolean locked) {
+        this.rank = rank;
+        this.transfer = transfer;
+        this.mailbox = locked ? new LockedMailbox<>(transfer) : new LockFreeMailbox<>(transfer);
+        this.completedSend = SendRequest.completed(rank);
+    }
+
+    public Mailbox<Message, RecvRequest> mailbox() {
+        return mailbox;
+    }
+
+    Transfer transfer() {
+        return transfer;
+    }
+
+    /** The shared, already complete send request of eager and buffered sends. */
+    SendRequest completedSend() {
+        return completedSend;
+    }
+
+    /** MPI_Buffer_attach: {@code userBuffer} is handed back by detach. */
+    public void attachBuffer(Object userBuffer, long capacity, String call) {
+        if (!bsendBuffer.compareAndSet(null, new BsendBuffer(rank, userBuffer, capacity))) {
+            throw Errors.error(ErrorClass.ERR_BUFFER, call + ": a buffer is already attached on rank " + rank.id()
+                + " (detach it first)");
+        }
+    }
+
+    /** MPI_Buffer_detach: waits until every buffered message has been delivered. */
+    public Object detachBuffer(String call) {
+        BsendBuffer b = bsendBuffer.get();
+        if (b == null) {
+            throw Errors.error(ErrorClass.ERR_BUFFER, call + ": no buffer is attached on rank " + rank.id());
+        }
+        rank.await(b::isDrained, call);
+        if (!bsendBuffer.compareAndSet(b, null)) {
+            throw Errors.error(ErrorClass.ERR_BUFFER, call + ": another thread detached the buffer first on rank "
+                + rank.id());
+        }
+        return b.userBuffer();
+    }
+
+    /** The attached buffer for a buffered send; MPI_ERR_BUFFER if none is. */
+    BsendBuffer bsendBuffer(String call) {
+        BsendBuffer b = bsendBuffer.get();
+        if (b == null) {
+            throw Errors.error(ErrorClass.ERR_BUFFER, call + ": no buffer is attached for buffered sends on rank "
+                + rank.id() + " (call MPI.Buffer_attach / MPI.attachBuffer first)");
+        }
+        return b;
+    }
+}

@@ -1,0 +1,117 @@
+package org.mpjlite.smpdev.p2p;
+
+import org.mpjlite.matching.Envelope;
+import org.mpjlite.smpdev.Job;
+import org.mpjlite.smpdev.JobConfig;
+import org.mpjlite.smpdev.data.BasicType;
+import org.mpjlite.smpdev.data.Copier;
+import org.mpjlite.smpdev.data.ElementSource;
+import org.mpjlite.smpdev.data.Stash;
+import org.mpjlite.smpdev.data.TypeMap;
+import org.mpjlite.smpdev.diag.CallSite;
+
+/**
+ * A message on its way to a receive: its envelope, its element type and count, and where its data
+ * is. Eager and buffered messages carry their own copy ({@link #stash}); rendezvous messages point
+ * at the sender's buffer ({@link #data}) and at the send request to complete once it is copied.
+ *
+ * <p>Written by the sender before it is handed to a mailbox (which publishes it), read by the one
+ * thread that matches it.
+ */
+public final class Message extends Envelope {
+    /** The sender's datatype and item count: the message's signature. */
+    final TypeMap map;
+    final int items;
+    /** The element type when the signature has one, else null. */
+    final BasicType type;
+    /** Elements of the signature. */
+    final int count;
+    mpjbuf.Buffer stash;
+    Object data;
+    int dataIndex;
+    SendRequest sender;
+    BsendBuffer bsendBuffer;
+    int bsendBytes;
+    /** The send call, for reports; and its user line, taken under {@link JobConfig#check()} only. */
+    String call;
+    StackTraceElement site;
+
+    Message(int context, int source, int tag, TypeMap map, int items) {
+        super(context, source, tag);
+        this.map = map;
+        this.items = items;
+        this.type = map.base();
+        this.count = Math.toIntExact(map.elements() * items);
+    }
+
+    /** The element type, or null when the signature mixes types. */
+    public BasicType type() {
+        return type;
+    }
+
+    /** Elements of the signature. */
+    public int count() {
+        return count;
+    }
+
+    /** Bytes of the signature's elements. */
+    public long bytes() {
+        return map.size() * items;
+    }
+
+    /** The pending send this message completes when received; null for eager and buffered messages. */
+    public SendRequest sender() {
+        return sender;
+    }
+
+    /** Where the data is, as a source of elements in signature order. */
+    ElementSource source(ClassLoader loader) {
+        return stash != null ? ElementSource.stash(stash, loader)
+            : ElementSource.memory(data, (long) dataIndex * type.size(), map.isPacked());
+    }
+
+    /**
+     * Copies the first {@code n} elements into the receiver's buffer (contiguous data both sides);
+     * objects resolve their classes in {@code loader}.
+     */
+    void copyTo(Object dst, int dstIndex, int n, ClassLoader loader) {
+        if (stash != null) {
+            Stash.drain(stash, dst, dstIndex, n, type, loader);
+        } else {
+            Copier.copy(data, dataIndex, dst, dstIndex, n, type);
+        }
+    }
+
+    /** The message has been received (or dropped): release what it holds, complete its sender. */
+    void consumed() {
+        if (stash != null) {
+            stash.free();
+            stash = null;
+        }
+        data = null;
+        if (bsendBuffer != null) {
+            bsendBuffer.release(bsendBytes);
+            bsendBuffer = null;
+        }
+        if (sender != null) {
+            sender.complete(ANY_SOURCE, ANY_TAG, count, type, bytes());
+            sender = null;
+        }
+    }
+
+    /** {@code (source=1, tag=3, comm=MPI.COMM_WORLD, 8 bytes)}, for reports and warnings. */
+    public String describe(Job job) {
+        return "(source=" + source + ", tag=" + tag + ", comm=" + job.contextName(context) + ", "
+            + bytes() + " bytes)";
+    }
+
+    /** {@code Send(count=4, MPI.INT) at Main.java:9}: the call that sent it, for error messages. */
+    String describeSend() {
+        return call + "(count=" + items + ", " + map.describeSignature() + ")" + CallSite.at(site);
+    }
+
+    @Override
+    public String toString() {
+        return "message(source=" + source + ", tag=" + tag + ", " + items + " x " + map.describeSignature() + ")";
+    }
+}

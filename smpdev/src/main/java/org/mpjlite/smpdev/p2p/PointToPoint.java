@@ -1,0 +1,181 @@
+package org.mpjlite.smpdev.p2p;
+
+import org.mpjlite.matching.Mailbox;
+import org.mpjlite.smpdev.Rank;
+import org.mpjlite.smpdev.Request;
+import org.mpjlite.smpdev.Tunables;
+import org.mpjlite.smpdev.data.BasicType;
+import org.mpjlite.smpdev.data.Copier;
+import org.mpjlite.smpdev.data.Packing;
+import org.mpjlite.smpdev.data.Stash;
+import org.mpjlite.smpdev.data.TypeMap;
+import org.mpjlite.smpdev.diag.CallSite;
+
+/**
+ * The message path of the device: send protocols and receive posting, between ranks of one job.
+ *
+ * <p>A send first asks the destination's mailbox for a receive that is already posted: if there is
+ * one (locked mailbox), the data moves straight from the sender's buffer into the receiver's, one
+ * copy, whatever the size and mode. Otherwise the protocol decides:
+ * <ul>
+ *   <li>eager (standard or ready mode, at most the eager threshold): the data is copied into a pooled
+ *       buffer and the send completes at once;</li>
+ *   <li>buffered: the same, charged against the buffer attached with {@code Buffer_attach};</li>
+ *   <li>rendezvous (larger messages, and every synchronous send): the message points at the
+ *       sender's buffer; the receiver copies once, straight from it, and completes the send.</li>
+ * </ul>
+ *
+ * <p>Arguments are validated by the API layer; ranks here are world ranks for routing, and envelope
+ * sources are ranks within the communicator. Stateless; thread-safe.
+ */
+public final class PointToPoint {
+    private PointToPoint() {
+    }
+
+    /**
+     * Starts a send of {@code count} elements of a basic type. The returned request is already
+     * complete for eager and buffered sends.
+     *
+     * @param source the sender's rank in the communicator (the envelope's source)
+     * @param index  first element of the sender's buffer
+     */
+    public static SendRequest isend(Rank me, Rank dest, int context, int source, int tag, Object buffer, int index,
+                                    int count, BasicType type, SendMode mode, String call) {
+        return isend(me, dest, context, source, tag, buffer, index, count, TypeMap.of(type), mode, call);
+    }
+
+    /**
+     * Starts a send of {@code items} items of a datatype. Contiguous data moves as basic elements;
+     * non-contiguous data and objects are gathered (objects serialized) into a stash at once, so the
+     * message carries a copy taken at send time; the protocol then decides when the send completes.
+     *
+     * @param index first unit ({@link TypeMap#unit()}) of the sender's buffer
+     * @throws IllegalArgumentException if an object element is not serializable
+     */
+    public static SendRequest isend(Rank me, Rank dest, int context, int source, int tag, Object buffer, int index,
+                                    int items, TypeMap map, SendMode mode, String call) {
+        Message m = new Message(context, source, tag, map, items);
+        m.call = call;
+        if (me.job().config().check()) {
+            m.site = CallSite.here();
+        }
+        boolean gathered = !map.isContiguous() || map.isObjects();
+        if (gathered) {
+            m.stash = Packing.gather(me.job().buffers(), buffer, (long) index * map.unit(), items, map);
+        }
+        Mailbox<Message, RecvRequest> box = dest.endpoint().mailbox();
+        RecvRequest posted = box.matchPosted(m);
+        if (posted != null) {
+            if (!gathered) {
+                m.data = buffer;
+                m.dataIndex = index;
+            }
+            dest.endpoint().transfer().matched(posted, m);
+            return me.endpoint().completedSend();
+        }
+        long bytes = m.bytes();
+        SendRequest request;
+        if (mode == SendMode.BUFFERED) {
+            BsendBuffer attached = me.endpoint().bsendBuffer(call);
+            m.bsendBytes = attached.reserve((int) bytes, call);
+            m.bsendBuffer = attached;
+            if (!gathered) {
+                m.stash = Stash.fill(me.job().buffers(), buffer, index, m.count, m.type);
+            }
+            request = me.endpoint().completedSend();
+        } else if (mode != SendMode.SYNCHRONOUS && bytes <= me.job().config().eagerThreshold()) {
+            if (!gathered && bytes <= Tunables.SMALL_COPY_BYTES) {
+                m.data = copyOf(buffer, index, m.count, m.type); // dataIndex 0
+            } else if (!gathered) {
+                m.stash = Stash.fill(me.job().buffers(), buffer, index, m.count, m.type);
+            }
+            request = me.endpoint().completedSend();
+        } else {
+            request = new SendRequest(me, dest, context, tag, items, map, call);
+            if (!gathered) {
+                m.data = buffer;
+                m.dataIndex = index;
+            }
+            m.sender = request;
+        }
+        box.deliver(m);
+        dest.doorbell().ring();
+        return request;
+    }
+
+    /** A copy of {@code n} elements from {@code index} of an array or NIO buffer, as an array of the type. */
+    private static Object copyOf(Object buffer, int index, int n, BasicType type) {
+        Object copy = type.newArray(n);
+        Copier.copy(buffer, index, copy, 0, n, type);
+        return copy;
+    }
+
+    /** Posts a receive of {@code capacity} elements of a basic type; it may be complete on return. */
+    public static RecvRequest irecv(Rank me, int context, int source, int tag, Object buffer, int index,
+                                    int capacity, BasicType type, String call) {
+        return irecv(me, context, source, tag, buffer, index, capacity, TypeMap.of(type), call);
+    }
+
+    /**
+     * Posts a receive of up to {@code capacity} items of a datatype, from unit {@code index} of the
+     * buffer; it may be complete on return.
+     */
+    public static RecvRequest irecv(Rank me, int context, int source, int tag, Object buffer, int index,
+                                    int capacity, TypeMap map, String call) {
+        RecvRequest r = new RecvRequest(me, context, source, tag, buffer, index, capacity, map, call);
+        if (me.job().config().check()) {
+            r.site = CallSite.here();
+        }
+        me.endpoint().mailbox().post(r);
+        return r;
+    }
+
+    /** The earliest waiting message the pattern accepts, left in place; null if none. */
+    public static Message iprobe(Rank me, int context, int source, int tag) {
+        return me.endpoint().mailbox().probe(context, source, tag);
+    }
+
+    /** Waits for a message the pattern accepts and returns it, left in place. */
+    public static Message probe(Rank me, int context, int source, int tag, String call) {
+        ProbeWait wait = new ProbeWait(me, context, source, tag);
+        me.await(wait, call);
+        return wait.found;
+    }
+
+    /** Waits until every request is complete. */
+    public static void awaitAll(Rank me, Request[] requests, String call) {
+        me.await(new RequestsWait(requests, true), call);
+    }
+
+    /**
+     * Waits until at least one of the requests (nulls skipped) is complete; returns the index of the
+     * first complete one, or -1 if all are null.
+     */
+    public static int awaitAny(Rank me, Request[] requests, String call) {
+        boolean any = false;
+        for (Request r : requests) {
+            any |= r != null;
+        }
+        if (!any) {
+            return -1;
+        }
+        me.await(new RequestsWait(requests, false), call);
+        return firstComplete(requests);
+    }
+
+    /** Index of the first complete request (nulls skipped), or -1. */
+    private static int firstComplete(Request[] requests) {
+        for (int i = 0; i < requests.length; i++) {
+            Request r = requests[i];
+            if (r != null && r.isComplete()) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Lets the calling rank's mailbox match what has arrived (a Test or Iprobe makes progress). */
+    public static void progress(Rank me) {
+        me.endpoint().mailbox().progress();
+    }
+}

@@ -1,0 +1,72 @@
+package org.mpjlite.smpdev.p2p;
+
+import org.mpjlite.smpdev.Job;
+import org.mpjlite.smpdev.JobConfig;
+import org.mpjlite.smpdev.Rank;
+import org.mpjlite.smpdev.Request;
+import org.mpjlite.smpdev.data.TypeMap;
+
+/**
+ * A receive: a pattern (context, source or {@code ANY_SOURCE}, tag or {@code ANY_TAG}) and the user
+ * buffer the matched message is copied into.
+ */
+public final class RecvRequest extends Request {
+    final Object buffer;
+    /** Offset in the buffer, in units of {@link TypeMap#unit()}. */
+    final int index;
+    /** Items of {@link #map} the buffer takes. */
+    final int capacity;
+    final TypeMap map;
+    final String call;
+    /** The user's line of the receive, taken under {@link JobConfig#check()} only; else null. */
+    StackTraceElement site;
+    /** Where the classes of received objects resolve: the receiving thread's context loader when posted. */
+    final ClassLoader loader;
+
+    RecvRequest(Rank owner, int context, int source, int tag, Object buffer, int index, int capacity,
+                TypeMap map, String call) {
+        super(owner, context, source, tag);
+        this.buffer = buffer;
+        this.index = index;
+        this.capacity = capacity;
+        this.map = map;
+        this.call = call;
+        this.loader = map.isObjects() ? Thread.currentThread().getContextClassLoader() : null;
+    }
+
+    /** The receive call, for reports. */
+    public String call() {
+        return call;
+    }
+
+    @Override
+    public boolean cancel() {
+        if (owner.endpoint().mailbox().cancel(this)) {
+            completeCancelled();
+            return true;
+        }
+        return false;
+    }
+
+    @Override
+    public String describe(Job job) {
+        return pattern(job, context, source, tag) + ", count=" + capacity + ", " + map.describeSignature();
+    }
+
+    @Override
+    public void addAwaitedRanks(Job job, java.util.BitSet ranks) {
+        job.addSourceRanks(context, source, ranks);
+    }
+
+    /** {@code source=1, tag=MPI.ANY_TAG, comm=MPI.COMM_WORLD}: a receive or probe pattern. */
+    static String pattern(Job job, int context, int source, int tag) {
+        return "source=" + (source == ANY_SOURCE ? "MPI.ANY_SOURCE" : String.valueOf(source))
+            + ", tag=" + (tag == ANY_TAG ? "MPI.ANY_TAG" : String.valueOf(tag))
+            + ", comm=" + job.contextName(context);
+    }
+
+    @Override
+    public String toString() {
+        return call + "(source=" + source + ", tag=" + tag + ", count=" + capacity + ", " + map.describeSignature() + ")";
+    }
+}

@@ -1,0 +1,77 @@
+package org.mpjlite.smpdev.wait;
+
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Wakes the threads of one rank that are parked waiting for something to happen to it: a message
+ * arriving, a request completing, the job failing.
+ *
+ * <p>Protocol (a Dekker handshake): a waiter {@link #add}s itself, then re-checks its condition,
+ * then parks; a signaller first makes the condition true (a volatile write, or a queue offer
+ * followed by a full fence), then {@link #ring}s. Both sides' operations are sequentially
+ * consistent, so either the signaller sees the waiter and unparks it, or the waiter's re-check sees
+ * the condition: no wake-up is lost. {@link java.util.concurrent.locks.LockSupport#unpark} before
+ * {@code park} is remembered, so an early ring is not lost either.
+ *
+ * <p>Thread safety: lock-free. The parked set is a copy-on-write array behind an
+ * {@link AtomicReference}: waiters (rare, slow path) pay a CAS; a ring with nobody parked (the common
+ * case) costs one volatile read.
+ */
+public final class Doorbell {
+    private static final Thread[] NONE = new Thread[0];
+
+    private final AtomicReference<Thread[]> parked = new AtomicReference<>(NONE);
+
+    /** Unparks every thread parked here; one volatile read when none is. */
+    public void ring() {
+        Thread[] waiters = parked.get();
+        for (Thread t : waiters) {
+            LockSupport.unpark(t);
+        }
+    }
+
+    /** Registers {@code t} (the calling thread) before it re-checks its condition and parks. */
+    public void add(Thread t) {
+        for (;;) {
+            Thread[] cur = parked.get();
+            Thread[] next = Arrays.copyOf(cur, cur.length + 1);
+            next[cur.length] = t;
+            if (parked.compareAndSet(cur, next)) {
+                return;
+            }
+        }
+    }
+
+    /** Unregisters {@code t} once it stops waiting. */
+    public void remove(Thread t) {
+        for (;;) {
+            Thread[] cur = parked.get();
+            int i = indexOf(cur, t);
+            if (i < 0) {
+                return;
+            }
+            Thread[] next;
+            if (cur.length == 1) {
+                next = NONE;
+            } else {
+                next = new Thread[cur.length - 1];
+                System.arraycopy(cur, 0, next, 0, i);
+                System.arraycopy(cur, i + 1, next, i, cur.length - i - 1);
+            }
+            if (parked.compareAndSet(cur, next)) {
+                return;
+            }
+        }
+    }
+
+    private static int indexOf(Thread[] a, Thread t) {
+        for (int i = 0; i < a.length; i++) {
+            if (a[i] == t) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}

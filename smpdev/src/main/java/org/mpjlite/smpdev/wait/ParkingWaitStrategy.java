@@ -1,0 +1,67 @@
+package org.mpjlite.smpdev.wait;
+
+import java.util.concurrent.locks.LockSupport;
+import org.mpjlite.smpdev.error.ErrorClass;
+import org.mpjlite.smpdev.error.Errors;
+
+/**
+ * Parks at once: the strategy of a job with more ranks than cores, where a spinning waiter would
+ * take the core from the rank it waits for. Also the parking phase of {@link SpinThenParkWaitStrategy}.
+ *
+ * <p>Each round: check the job and the interrupt flag, record the blocked call (once per call, not
+ * per park: the deadlock detector recognizes a rank that stays in the same wait across its probes),
+ * park on the doorbell, match arrivals, re-check the condition. Immutable; thread-safe.
+ */
+final class ParkingWaitStrategy implements WaitStrategy {
+    @Override
+    public void await(Waiter waiter, Condition condition, String call) {
+        waiter.progress();
+        if (!condition.isMet()) {
+            parkUntilMet(waiter, condition, call);
+        }
+    }
+
+    /** Parks until {@code condition} holds; the caller has just found it false. */
+    static void parkUntilMet(Waiter waiter, Condition condition, String call) {
+        Object blocked = null;
+        try {
+            do {
+                checkWaiting(waiter, call);
+                if (blocked == null) {
+                    blocked = waiter.enterBlocked(condition, call);
+                }
+                parkOnce(waiter, condition);
+                waiter.progress();
+            } while (!condition.isMet());
+        } finally {
+            if (blocked != null) {
+                waiter.leaveBlocked(blocked);
+            }
+        }
+    }
+
+    /** The checks of every slow round: the job still alive, the thread not interrupted. */
+    static void checkWaiting(Waiter waiter, String call) {
+        waiter.checkAlive(call);
+        if (Thread.currentThread().isInterrupted()) {
+            throw Errors.error(ErrorClass.ERR_OTHER, call + ": " + waiter + " was interrupted while waiting",
+                new InterruptedException());
+        }
+    }
+
+    /** One park, after the Dekker handshake of {@link Doorbell}: register, re-check, park. */
+    private static void parkOnce(Waiter waiter, Condition condition) {
+        Thread me = Thread.currentThread();
+        Doorbell bell = waiter.doorbell();
+        bell.add(me);
+        try {
+            waiter.progress();
+            if (condition.isMet() || waiter.jobFailed() || me.isInterrupted()) {
+                return;
+            }
+            LockSupport.park(bell);
+        } finally {
+            bell.remove(me);
+        }
+    }
+}

@@ -1,0 +1,15 @@
+package org.mpjlite.smpdev.wait;
+
+/** How a rank waits for a message or a completion. */
+public enum WaitMode {
+    /** Spin briefly while every rank has a core of its own, park otherwise (the default). */
+    AUTO,
+    /** Spin briefly, then park, whatever the rank count. */
+    SPIN,
+    /** Park at once: no spinning at all. */
+    PARK;
+
+    public static WaitMode parse(String s) {
+        return valueOf(s.trim().toUpperCase(java.util.Locale.ROOT));
+    }
+}

@@ -1,0 +1,37 @@
+package org.mpjlite.smpdev.wait;
+
+/**
+ * How a thread of the device waits until a {@link Condition} holds: the one wait path of every
+ * blocking MPI call (receive, wait, probe, init, detach, collectives).
+ *
+ * <p>Every strategy, each round, lets the waiter match what has arrived, checks the condition,
+ * checks that the job is alive and that the thread was not interrupted, and ends up parked on the
+ * waiter's {@link Doorbell} until a signaller rings it: none spins without bound. They differ in
+ * what comes before the park ({@link #forMode}).
+ *
+ * <p>Thread safety: implementations are immutable; any number of threads may wait at once.
+ */
+public interface WaitStrategy {
+    /**
+     * Returns when {@code condition} holds. Throws the job-failure error if the job fails, and an
+     * interruption error (interrupt flag restored) if the thread is interrupted.
+     *
+     * @param call the MPI call waiting, for error messages ({@code "Recv"})
+     */
+    void await(Waiter waiter, Condition condition, String call);
+
+    /**
+     * The strategy for a job of {@code ranks} ranks waiting in {@code mode}: spin then park while
+     * every rank has a core ({@link WaitMode#AUTO}) or always ({@link WaitMode#SPIN}); park at once
+     * otherwise, where a spinning rank would steal the core of the rank it waits for.
+     *
+     * @param spinNanos how long a spinning waiter spins before it yields
+     * @param yields    how many times it then yields before it parks
+     * @param spinsPerCheck spin rounds between checks of the clock, the job and the interrupt flag
+     */
+    static WaitStrategy forMode(WaitMode mode, int ranks, long spinNanos, int yields, int spinsPerCheck) {
+        boolean spin = mode == WaitMode.SPIN
+            || (mode == WaitMode.AUTO && ranks <= Runtime.getRuntime().availableProcessors());
+        return spin ? new SpinThenParkWaitStrategy(spinNanos, yields, spinsPerCheck) : new ParkingWaitStrategy();
+    }
+}

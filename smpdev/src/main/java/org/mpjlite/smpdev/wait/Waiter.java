@@ -1,0 +1,31 @@
+package org.mpjlite.smpdev.wait;
+
+/**
+ * The one who waits, as a {@link WaitStrategy} sees it: a rank of the device. The strategy asks it
+ * to match what has arrived, to check that the job is still alive, where to park, and tells it
+ * when a blocking call parks and leaves (which the deadlock detector watches).
+ *
+ * <p>Implementations are thread-safe: several threads of one rank may wait at once.
+ */
+public interface Waiter {
+    /** Lets the waiter's mailbox match whatever has arrived, so that a condition can become true. */
+    void progress();
+
+    /** Throws the job-failure error if the job has failed (cheap: one volatile read otherwise). */
+    void checkAlive(String call);
+
+    /** True once the job has failed: a waiter about to park must not. */
+    boolean jobFailed();
+
+    /** Where the waiter's threads park, and what signallers ring. */
+    Doorbell doorbell();
+
+    /**
+     * The calling thread is about to park in {@code call} for the first time in this blocking
+     * call (slow path only); returns a token for {@link #leaveBlocked}.
+     */
+    Object enterBlocked(Condition condition, String call);
+
+    /** The calling thread leaves the blocking call that {@link #enterBlocked} returned {@code token} for. */
+    void leaveBlocked(Object token);
+}

@@ -1,0 +1,171 @@
+package org.mpjlite.smpdev.wait;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.mpjlite.smpdev.error.DeviceException;
+import org.mpjlite.smpdev.error.ErrorClass;
+
+/**
+ * The wait strategies on their own, against a waiter that records what the strategy asks of it:
+ * no rank, job or mailbox is needed, since the package uses nothing else of the device.
+ */
+class WaitStrategyTest {
+    /** Both strategies, with a spin short enough to reach the park quickly. */
+    static Stream<WaitStrategy> strategies() {
+        return Stream.of(new ParkingWaitStrategy(), new SpinThenParkWaitStrategy(1_000_000, 2, 64));
+    }
+
+    /** A waiter whose job fails on demand, counting progress calls and recording blocked calls. */
+    private static final class FakeWaiter implements Waiter {
+        final Doorbell bell = new Doorbell();
+        final AtomicInteger progress = new AtomicInteger();
+        final List<String> entered = new CopyOnWriteArrayList<>();
+        final List<Object> left = new CopyOnWriteArrayList<>();
+        volatile boolean failed;
+
+        @Override
+        public void progress() {
+            progress.incrementAndGet();
+        }
+
+        @Override
+        public void checkAlive(String call) {
+            if (failed) {
+                throw new DeviceException(ErrorClass.ERR_PROC_ABORTED, call + ": the job failed", null);
+            }
+        }
+
+        @Override
+        public boolean jobFailed() {
+            return failed;
+        }
+
+        @Override
+        public Doorbell doorbell() {
+            return bell;
+        }
+
+        @Override
+        public Object enterBlocked(Condition condition, String call) {
+            entered.add(call);
+            return call;
+        }
+
+        @Override
+        public void leaveBlocked(Object token) {
+            left.add(token);
+        }
+
+        @Override
+        public String toString() {
+            return "waiter";
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("strategies")
+    void aConditionAlreadyMetReturnsAfterOneProgressWithoutBlocking(WaitStrategy strategy) {
+        FakeWaiter w = new FakeWaiter();
+        strategy.await(w, () -> true, "Wait");
+        assertEquals(1, w.progress.get());
+        assertTrue(w.entered.isEmpty());
+    }
+
+    @ParameterizedTest
+    @MethodSource("strategies")
+    void aParkedWaiterIsWokenByTheRingAndLeavesItsBlockedCallOnce(WaitStrategy strategy) throws Exception {
+        FakeWaiter w = new FakeWaiter();
+        boolean[] go = new boolean[1];
+        Thread t = new Thread(() -> strategy.await(w, () -> {
+            synchronized (go) {
+                return go[0];
+            }
+        }, "Recv"));
+        t.start();
+        while (w.entered.isEmpty()) { // until it parks (bounded by the test timeout)
+            Thread.sleep(1);
+        }
+        Thread.sleep(50); // spurious wake-ups re-park in the same blocked call
+        assertEquals(List.of("Recv"), w.entered, "one blocked call, however often it re-parks");
+        synchronized (go) {
+            go[0] = true;
+        }
+        w.bell.ring();
+        t.join(5_000);
+        assertFalse(t.isAlive(), "woken by the ring");
+        assertEquals(List.of("Recv"), w.entered);
+        assertEquals(List.<Object>of("Recv"), w.left);
+    }
+
+    @ParameterizedTest
+    @MethodSource("strategies")
+    void anInterruptEndsTheWaitWithAnErrorAndKeepsTheFlag(WaitStrategy strategy) throws Exception {
+        FakeWaiter w = new FakeWaiter();
+        RuntimeException[] error = new RuntimeException[1];
+        boolean[] flagKept = new boolean[1];
+        Thread t = new Thread(() -> {
+            try {
+                strategy.await(w, () -> false, "Recv");
+            } catch (RuntimeException e) {
+                error[0] = e;
+                flagKept[0] = Thread.currentThread().isInterrupted();
+            }
+        });
+        t.start();
+        Thread.sleep(100);
+        t.interrupt();
+        t.join(5_000);
+        DeviceException e = assertInstanceOf(DeviceException.class, error[0]);
+        assertEquals(ErrorClass.ERR_OTHER, e.errorClass());
+        assertTrue(e.getMessage().contains("Recv: waiter was interrupted while waiting"), e.getMessage());
+        assertTrue(flagKept[0], "the interrupt flag is kept for the caller");
+        assertEquals(w.entered.size(), w.left.size(), "a blocked call entered is left");
+    }
+
+    @ParameterizedTest
+    @MethodSource("strategies")
+    void aJobFailureWakesTheWaiterWithTheJobsError(WaitStrategy strategy) throws Exception {
+        FakeWaiter w = new FakeWaiter();
+        RuntimeException[] error = new RuntimeException[1];
+        Thread t = new Thread(() -> {
+            try {
+                strategy.await(w, () -> false, "Recv");
+            } catch (RuntimeException e) {
+                error[0] = e;
+            }
+        });
+        t.start();
+        Thread.sleep(100);
+        w.failed = true;
+        w.bell.ring();
+        t.join(5_000);
+        assertFalse(t.isAlive());
+        assertEquals(ErrorClass.ERR_PROC_ABORTED, assertInstanceOf(DeviceException.class, error[0]).errorClass());
+    }
+
+    @Test
+    void theModeAndTheRankCountChooseTheStrategy() {
+        int cores = Runtime.getRuntime().availableProcessors();
+        assertInstanceOf(ParkingWaitStrategy.class, WaitStrategy.forMode(WaitMode.PARK, 1, 1, 1, 1));
+        assertInstanceOf(SpinThenParkWaitStrategy.class, WaitStrategy.forMode(WaitMode.SPIN, cores + 1, 1, 1, 1));
+        assertInstanceOf(SpinThenParkWaitStrategy.class, WaitStrategy.forMode(WaitMode.AUTO, cores, 1, 1, 1));
+        assertInstanceOf(ParkingWaitStrategy.class, WaitStrategy.forMode(WaitMode.AUTO, cores + 1, 1, 1, 1));
+    }
+
+    @Test
+    void anUnknownModeNameIsRejected() {
+        assertThrows(IllegalArgumentException.class, () -> WaitMode.parse("sometimes"));
+        assertEquals(WaitMode.SPIN, WaitMode.parse(" spin "));
+    }
+}
