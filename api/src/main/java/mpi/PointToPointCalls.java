@@ -49,7 +49,8 @@ final class PointToPointCalls {
         if (source == MPI.PROC_NULL) {
             return null;
         }
-        return PointToPoint.irecv(me, c.context, source, tag, buf, offset, count, type.map, call);
+        return PointToPoint.irecv(me, c.context, source, tag, buf, offset, count, type.map, call,
+            Reinterpreted.openMpi(call));
     }
 
     static void send(Comm c, String call, Object buf, int offset, int count, Datatype type, int dest, int tag,
