@@ -88,19 +88,21 @@ final class PointToPointCalls {
         return Status.of(op);
     }
 
+    /** As {@link #received(RecvRequest, String)}, then writes the bytes received into the user's buffer. */
+    private static Status received(RecvRequest op, String call, Reinterpreted view) {
+        Status st = received(op, call);
+        if (view != null) {
+            view.writeBack();
+        }
+        return st;
+    }
+
     static Status recv(Comm c, String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
         try {
             Rank me = c.rank(call);
             Reinterpreted view = Reinterpreted.forRecv(call, buf, offset, count, type);
             RecvRequest op = startRecv(c, call, me, Reinterpreted.buffer(view, buf), offset, count, type, source, tag);
-            if (op == null) {
-                return Status.procNull();
-            }
-            Status st = received(op, call);
-            if (view != null) {
-                view.writeBack();
-            }
-            return st;
+            return op == null ? Status.procNull() : received(op, call, view);
         } catch (MPIException e) {
             throw c.raise(e);
         }
@@ -163,14 +165,7 @@ final class PointToPointCalls {
             if (s != null) {
                 s.await(call);
             }
-            if (r == null) {
-                return Status.procNull();
-            }
-            Status st = received(r, call);
-            if (view != null) {
-                view.writeBack();
-            }
-            return st;
+            return r == null ? Status.procNull() : received(r, call, view);
         } catch (MPIException e) {
             throw c.raise(e);
         }
