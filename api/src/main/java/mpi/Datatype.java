@@ -1,5 +1,6 @@
 package mpi;
 
+import org.mpjlite.smpdev.Rank;
 import org.mpjlite.smpdev.collective.Layout;
 import org.mpjlite.smpdev.data.BasicType;
 import org.mpjlite.smpdev.data.TypeMap;
@@ -33,7 +34,8 @@ import org.mpjlite.smpdev.data.TypeMap;
  *
  * <p>A derived type must be committed before it is used to communicate; after {@code Free} it can no
  * longer be used at all. Thread-safe: the type map is immutable; the committed and freed states are
- * volatile, and the name is the only other mutable property.
+ * volatile, and the name is the only other mutable property. Attributes (Open MPI's {@code setAttr})
+ * are each rank's own, kept by the job in concurrent maps, since types are shared by ranks.
  */
 public class Datatype implements Cloneable {
     // Public because the per-rank copy of MPI (another runtime package) reads them.
@@ -546,7 +548,55 @@ public class Datatype implements Cloneable {
         }
         Datatype d = kind == Kind.PREDEFINED ? new Datatype(layout, m, name) : new Datatype(m, name);
         d.committed = committed;
+        Rank me = Rank.current();
+        Attributes mine = me == null ? null : me.job().shared(new AttributesKey(me.id(), this), k -> null);
+        if (mine != null) {
+            // As Open MPI's keys do: the duplicate has this type's attributes.
+            d.attributes("dup").copyValuesOf(mine);
+        }
         return d;
+    }
+
+    // ---- attributes (Open MPI) ------------------------------------------------------------------
+
+    /** Where a rank keeps its attributes of a type: types, the predefined ones above all, are shared by ranks. */
+    private record AttributesKey(int rank, Datatype type) {
+    }
+
+    /** The calling rank's attributes of this type. */
+    private Attributes attributes(String call) {
+        queried(call);
+        Rank me = Rank.current();
+        if (me == null) {
+            throw new MPIException(MPI.ERR_OTHER, call + ": called outside an MPI rank (MPI.Init first)");
+        }
+        return me.job().shared(new AttributesKey(me.id(), this), k -> new Attributes());
+    }
+
+    /** A new key for {@link #setAttr} (MPI_Type_create_keyval); values are copied by {@link #dup}. */
+    public static int createKeyval() {
+        return Attributes.createKeyval();
+    }
+
+    public static void freeKeyval(int keyval) {
+        Attributes.freeKeyval("freeKeyval", keyval);
+    }
+
+    /** Sets the calling rank's attribute {@code keyval} of this type (MPI_Type_set_attr). */
+    public void setAttr(int keyval, Object value) {
+        attributes("setAttr").set("setAttr", keyval, value);
+    }
+
+    /**
+     * The calling rank's attribute {@code keyval} of this type, or null if not set; a key that is not
+     * one from {@link #createKeyval} is {@code MPI_ERR_KEYVAL} (MPI_Type_get_attr).
+     */
+    public Object getAttr(int keyval) {
+        return attributes("getAttr").get("getAttr", keyval);
+    }
+
+    public void deleteAttr(int keyval) {
+        attributes("deleteAttr").delete("deleteAttr", keyval);
     }
 
     @Override
