@@ -1,5 +1,7 @@
 package mpi;
 
+import org.mpjlite.smpdev.Rank;
+
 /**
  * A communicator whose ranks form a Cartesian grid (made by {@link Intracomm#Create_cart}), with
  * mpiJava 1.2's names. Open MPI programs use {@link CartComm}, the same thing with Open MPI's names:
@@ -90,5 +92,23 @@ public class Cartcomm extends Intracomm {
     @Override
     public Cartcomm clone() {
         return withAttributesOf(rank("clone"), new Cartcomm(CommCreation.duplicate(this, "clone"), topology));
+    }
+
+    // ---- neighbourhood collectives ----------------------------------------------------------
+
+    @Override
+    NeighborCollectives.Neighbors neighbors(String call, Rank me) {
+        return topology.neighbors(call, rankIn(me));
+    }
+
+    /** MPI_Comm_idup (see {@link Comm#iDup}): a duplicate with the same topology, at once. */
+    @Override
+    public Cartcomm iDup() {
+        try {
+            Rank me = rank("iDup");
+            return withAttributesOf(me, new Cartcomm(ContextAgreement.duplicate(this, me, "iDup"), topology));
+        } catch (MPIException e) {
+            throw raise(e);
+        }
     }
 }

@@ -1,5 +1,7 @@
 package mpi;
 
+import org.mpjlite.smpdev.Rank;
+
 /**
  * A communicator with a graph topology (made by {@link Intracomm#Create_graph}), with mpiJava 1.2's
  * names. Open MPI programs use {@link GraphComm}, the same thing with Open MPI's names (see
@@ -60,5 +62,23 @@ public class Graphcomm extends Intracomm {
     @Override
     public Graphcomm clone() {
         return withAttributesOf(rank("clone"), new Graphcomm(CommCreation.duplicate(this, "clone"), topology));
+    }
+
+    // ---- neighbourhood collectives ----------------------------------------------------------
+
+    @Override
+    NeighborCollectives.Neighbors neighbors(String call, Rank me) {
+        return topology.neighbors(call, rankIn(me));
+    }
+
+    /** MPI_Comm_idup (see {@link Comm#iDup}): a duplicate with the same topology, at once. */
+    @Override
+    public Graphcomm iDup() {
+        try {
+            Rank me = rank("iDup");
+            return withAttributesOf(me, new Graphcomm(ContextAgreement.duplicate(this, me, "iDup"), topology));
+        } catch (MPIException e) {
+            throw raise(e);
+        }
     }
 }

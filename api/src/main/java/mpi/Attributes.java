@@ -4,14 +4,15 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.mpjlite.smpdev.Rank;
 
 /**
  * One rank's name, attributes, error handler and info hints of one communicator ({@code setName},
  * {@code setAttr}, {@code setErrhandler}, {@code setInfo}), and the
  * keys of attributes: the predefined ones ({@code MPI.TAG_UB}, {@code MPI.HOST}, {@code MPI.IO},
- * {@code MPI.WTIME_IS_GLOBAL}, and Open MPI's {@code MPI.UNIVERSE_SIZE}, {@code MPI.LASTUSEDCODE},
- * {@code MPI.APPNUM}), which every communicator has and nobody sets, and the program's,
- * from {@link #createKeyval}.
+ * {@code MPI.WTIME_IS_GLOBAL}, {@code MPI.APPNUM}, {@code MPI.LASTUSEDCODE},
+ * {@code MPI.UNIVERSE_SIZE}), which every communicator has and nobody sets, and the program's, from
+ * {@link #createKeyval}.
  *
  * <p>Keys are numbered across the JVM, so a key made by one rank is never another rank's; a freed
  * key is never handed out again.
@@ -20,7 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * concurrent set.
  */
 final class Attributes {
-    /** Keys below this are predefined (MPI.TAG_UB is 0, MPI.WTIME_IS_GLOBAL 3). */
+    /** Keys below this are predefined (MPI.TAG_UB is 0 ... MPI.WIN_DISP_UNIT 9, Open MPI's order). */
     private static final int FIRST_USER_KEYVAL = 16;
     private static final AtomicInteger NEXT_KEYVAL = new AtomicInteger(FIRST_USER_KEYVAL);
     private static final Set<Integer> LIVE_KEYVALS = ConcurrentHashMap.newKeySet();
@@ -36,6 +37,11 @@ final class Attributes {
     /** The hints the program set ({@code setInfo}), in order; replaced, never changed in place. */
     volatile Map<String, String> hints = Map.of();
     private final Map<Integer, Object> values = new ConcurrentHashMap<>();
+    /**
+     * How many calls of each kind made without a collective ({@code iDup}, {@code createGroup} with
+     * its arguments) the rank made on the communicator: numbers them alike on every member.
+     */
+    private final Map<Object, AtomicInteger> sequences = new ConcurrentHashMap<>();
 
     // ---- keys ---------------------------------------------------------------------------------
 
@@ -60,17 +66,16 @@ final class Attributes {
 
     static boolean isPredefined(int keyval) {
         return keyval == MPI.TAG_UB || keyval == MPI.HOST || keyval == MPI.IO || keyval == MPI.WTIME_IS_GLOBAL
-            || keyval == MPI.UNIVERSE_SIZE || keyval == MPI.LASTUSEDCODE || keyval == MPI.APPNUM;
+            || keyval == MPI.APPNUM || keyval == MPI.LASTUSEDCODE || keyval == MPI.UNIVERSE_SIZE;
     }
 
     /**
      * The value of a predefined attribute: the largest tag; no host rank ({@code MPI.PROC_NULL});
      * {@code MPI.ANY_SOURCE} for I/O, which MPI prescribes when every rank can do I/O; 1 for a global
-     * clock (the ranks share the JVM's); the job's size ({@code jobSize}) for the universe, which
-     * nothing can grow; {@code MPI.ERR_LASTCODE} as the last error code used (programs add none);
-     * application 0.
+     * clock (the ranks share the JVM's); application 0; {@code MPI.ERR_LASTCODE} as the last error
+     * code; the job's size as the universe's ({@code me}'s job).
      */
-    static int predefined(int keyval, int jobSize) {
+    static int predefined(int keyval, Rank me) {
         switch (keyval) {
             case MPI.TAG_UB:
                 return MPI.TAG_UB_VALUE;
@@ -80,12 +85,12 @@ final class Attributes {
                 return MPI.ANY_SOURCE;
             case MPI.WTIME_IS_GLOBAL:
                 return 1;
-            case MPI.UNIVERSE_SIZE:
-                return jobSize;
-            case MPI.LASTUSEDCODE:
-                return MPI.ERR_LASTCODE;
             case MPI.APPNUM:
                 return 0;
+            case MPI.LASTUSEDCODE:
+                return MPI.ERR_LASTCODE;
+            case MPI.UNIVERSE_SIZE:
+                return me.job().size();
             default:
                 throw new IllegalArgumentException("not a predefined keyval: " + keyval);
         }
@@ -99,6 +104,11 @@ final class Attributes {
     }
 
     // ---- one communicator's values ------------------------------------------------------------
+
+    /** The number of this rank's call of {@code kind} on the communicator: 0, then 1... */
+    int next(Object kind) {
+        return sequences.computeIfAbsent(kind, k -> new AtomicInteger()).getAndIncrement();
+    }
 
     /** The program's value under {@code keyval}, or null. */
     Object get(String call, int keyval) {

@@ -1,5 +1,7 @@
 package mpi;
 
+import org.mpjlite.smpdev.Rank;
+
 /**
  * A communicator whose ranks form a Cartesian grid (made by {@link Intracomm#createCart}), with Open
  * MPI Java's names. mpiJava programs use {@code Cartcomm}, the same thing with mpiJava's names: the
@@ -89,5 +91,23 @@ public final class CartComm extends Intracomm {
     @Override
     public CartComm clone() {
         return withAttributesOf(rank("clone"), new CartComm(CommCreation.duplicate(this, "clone"), topology));
+    }
+
+    // ---- neighbourhood collectives ----------------------------------------------------------
+
+    @Override
+    NeighborCollectives.Neighbors neighbors(String call, Rank me) {
+        return topology.neighbors(call, rankIn(me));
+    }
+
+    /** MPI_Comm_idup (see {@link Comm#iDup}): a duplicate with the same topology, at once. */
+    @Override
+    public CartComm iDup() {
+        try {
+            Rank me = rank("iDup");
+            return withAttributesOf(me, new CartComm(ContextAgreement.duplicate(this, me, "iDup"), topology));
+        } catch (MPIException e) {
+            throw raise(e);
+        }
     }
 }

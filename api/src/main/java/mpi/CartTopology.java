@@ -138,6 +138,30 @@ final class CartTopology {
         return new ShiftParms(source, dest);
     }
 
+    /**
+     * The neighbourhood of {@code rank} for neighbourhood collectives (MPI-3.1 §7.6): for each
+     * dimension, the rank one step back, then one step forward ({@code PROC_NULL} off the edge of a
+     * non-periodic dimension). The tags pair a send to the rank behind with that rank's receive from
+     * the rank ahead, and the other way round, so that in a periodic dimension of one or two ranks,
+     * where both neighbours are the same rank, each block still lands in its own place.
+     */
+    NeighborCollectives.Neighbors neighbors(String call, int rank) {
+        int n = 2 * dims.length;
+        int[] ranks = new int[n];
+        int[] recvTags = new int[n];
+        int[] sendTags = new int[n];
+        for (int d = 0; d < dims.length; d++) {
+            ShiftParms s = shift(call, rank, d, 1);
+            ranks[2 * d] = s.rank_source;
+            ranks[2 * d + 1] = s.rank_dest;
+            recvTags[2 * d] = 2 * d;
+            recvTags[2 * d + 1] = 2 * d + 1;
+            sendTags[2 * d] = 2 * d + 1;
+            sendTags[2 * d + 1] = 2 * d;
+        }
+        return new NeighborCollectives.Neighbors(ranks, recvTags, ranks, sendTags);
+    }
+
     /** Coordinate {@code c} of {@code direction} brought into the grid, or PROC_NULL if it is off it. */
     private int step(int direction, long c) {
         if (periods[direction]) {

@@ -366,7 +366,7 @@ public abstract class Comm implements Freeable, Cloneable {
     public Object Attr_get(int keyval) {
         Rank me = localRank("Attr_get");
         if (Attributes.isPredefined(keyval)) {
-            return new int[] {Attributes.predefined(keyval, me.job().size())};
+            return new int[] {Attributes.predefined(keyval, me)};
         }
         return local(me).get("Attr_get", keyval);
     }
@@ -393,17 +393,17 @@ public abstract class Comm implements Freeable, Cloneable {
 
     /**
      * Open MPI: the value of attribute {@code keyval}, or null if not set. {@code MPI.TAG_UB},
-     * {@code MPI.HOST}, {@code MPI.IO}, {@code MPI.UNIVERSE_SIZE}, {@code MPI.LASTUSEDCODE} and
-     * {@code MPI.APPNUM} give an {@code Integer}, {@code MPI.WTIME_IS_GLOBAL} a
+     * {@code MPI.HOST}, {@code MPI.IO}, {@code MPI.APPNUM}, {@code MPI.LASTUSEDCODE} and
+     * {@code MPI.UNIVERSE_SIZE} give an {@code Integer}, {@code MPI.WTIME_IS_GLOBAL} a
      * {@code Boolean}, as in Open MPI.
      */
     public final Object getAttr(int keyval) {
         Rank me = localRank("getAttr");
         if (keyval == MPI.WTIME_IS_GLOBAL) {
-            return Attributes.predefined(keyval, me.job().size()) != 0;
+            return Attributes.predefined(keyval, me) != 0;
         }
         if (Attributes.isPredefined(keyval)) {
-            return Attributes.predefined(keyval, me.job().size());
+            return Attributes.predefined(keyval, me);
         }
         return local(me).get("getAttr", keyval);
     }
@@ -1037,5 +1037,129 @@ public abstract class Comm implements Freeable, Cloneable {
     public String toString() {
         String n = attributes == null ? null : attributes.name;
         return n == null ? name : n + " (" + name + ")";
+    }
+
+    // ---- neighbourhood collectives (Open MPI; NeighborCollectives) ---------------------------
+
+    /**
+     * The calling rank's neighbourhood in this communicator's topology; a communicator without a
+     * Cartesian, graph or distributed-graph topology has none: {@code MPI_ERR_TOPOLOGY}.
+     */
+    NeighborCollectives.Neighbors neighbors(String call, Rank me) {
+        throw new MPIException(MPI.ERR_TOPOLOGY, call + ": " + this + " has no topology; neighbourhood collectives"
+            + " need a Cartesian, graph or distributed-graph communicator (createCart, createGraph, createDistGraph)");
+    }
+
+    /**
+     * MPI_Neighbor_allgather: sends {@code sendcount} items to every neighbour and receives
+     * {@code recvcount} items from each, block {@code i} of the receive buffer from neighbour
+     * {@code i} (for a Cartesian communicator: per dimension, the rank one step back, then one step
+     * forward; for a graph, its neighbours in order). A {@code PROC_NULL} neighbour's block is left
+     * untouched. Collective.
+     */
+    public final void neighborAllGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                        int recvcount, Datatype recvtype) {
+        NeighborCollectives.allGather(this, "neighborAllGather", false, sendbuf, sendcount, sendtype, recvbuf,
+            recvcount, recvtype);
+    }
+
+    /** Non-blocking {@link #neighborAllGather}. */
+    public final Request iNeighborAllGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                            int recvcount, Datatype recvtype) {
+        return NeighborCollectives.allGather(this, "iNeighborAllGather", true, sendbuf, sendcount, sendtype, recvbuf,
+            recvcount, recvtype);
+    }
+
+    /**
+     * MPI_Neighbor_allgatherv: as {@link #neighborAllGather}, neighbour {@code i}'s block of
+     * {@code recvcount[i]} items at {@code displs[i]} items into the receive buffer.
+     */
+    public final void neighborAllGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                         int[] recvcount, int[] displs, Datatype recvtype) {
+        NeighborCollectives.allGatherv(this, "neighborAllGatherv", false, sendbuf, sendcount, sendtype, recvbuf,
+            recvcount, displs, recvtype);
+    }
+
+    /** Non-blocking {@link #neighborAllGatherv}. */
+    public final Request iNeighborAllGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                             int[] recvcount, int[] displs, Datatype recvtype) {
+        return NeighborCollectives.allGatherv(this, "iNeighborAllGatherv", true, sendbuf, sendcount, sendtype,
+            recvbuf, recvcount, displs, recvtype);
+    }
+
+    /**
+     * MPI_Neighbor_alltoall: block {@code j} of the send buffer ({@code sendcount} items) to
+     * neighbour {@code j}, block {@code i} of the receive buffer from neighbour {@code i}, in the
+     * neighbour order of {@link #neighborAllGather}. Collective.
+     */
+    public final void neighborAllToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                       int recvcount, Datatype recvtype) {
+        NeighborCollectives.allToAll(this, "neighborAllToAll", false, sendbuf, sendcount, sendtype, recvbuf,
+            recvcount, recvtype);
+    }
+
+    /** Non-blocking {@link #neighborAllToAll}. */
+    public final Request iNeighborAllToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                           int recvcount, Datatype recvtype) {
+        return NeighborCollectives.allToAll(this, "iNeighborAllToAll", true, sendbuf, sendcount, sendtype, recvbuf,
+            recvcount, recvtype);
+    }
+
+    /**
+     * MPI_Neighbor_alltoallv: to neighbour {@code j}, {@code sendcount[j]} items at {@code sdispls[j]};
+     * from neighbour {@code i}, {@code recvcount[i]} items at {@code rdispls[i]} (displacements in
+     * items). Collective.
+     */
+    public final void neighborAllToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
+                                        Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) {
+        NeighborCollectives.allToAllv(this, "neighborAllToAllv", false, sendbuf, sendcount, sdispls, sendtype, recvbuf,
+            recvcount, rdispls, recvtype);
+    }
+
+    /** Non-blocking {@link #neighborAllToAllv}. */
+    public final Request iNeighborAllToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
+                                            Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) {
+        return NeighborCollectives.allToAllv(this, "iNeighborAllToAllv", true, sendbuf, sendcount, sdispls, sendtype,
+            recvbuf, recvcount, rdispls, recvtype);
+    }
+
+    // ---- non-blocking duplication, disconnect (Open MPI) -------------------------------------
+
+    /** MPI_COMM_TYPE_SHARED for {@link Intracomm#splitType}: the ranks that share memory (every rank here). */
+    public static final int TYPE_SHARED = 0;
+
+    /**
+     * MPI_Comm_idup: a duplicate, as {@link #dup}, returned at once without waiting for the other
+     * members (its context is agreed without a collective: {@link ContextAgreement}), so it is
+     * usable at once; {@link #getRequest} on it gives its already complete request. Every member
+     * calls it, in the same order relative to its other collectives on this communicator.
+     */
+    public abstract Comm iDup();
+
+    /**
+     * The request of the {@link #iDup} that made this communicator (MPI_Comm_idup's request):
+     * always complete here, because the duplicate is ready when {@code iDup} returns; waiting on it
+     * returns at once. Any other communicator gives a complete request too.
+     */
+    public final Request getRequest() {
+        return new Request(localRank("getRequest"), null, new Status());
+    }
+
+    /**
+     * MPI_Comm_disconnect: every member waits for the others ({@code barrier}; for an
+     * intercommunicator, nothing to wait for here) and the communicator is freed. Operations the
+     * program started on it must be complete: MPI has disconnect wait for them, and here they
+     * complete only through the program's own waits. Collective.
+     */
+    public final void disconnect() {
+        if (remoteMembers() == null) {
+            barrier();
+        }
+        free();
+    }
+
+    /** {@code me}'s number for its next call of {@code kind} on this communicator, alike on every member. */
+    final int sequence(Rank me, Object kind) {
+        return local(me).next(kind);
     }
 }

@@ -85,34 +85,6 @@ final class CommCreation {
         return new Result(membership, index, context, full);
     }
 
-    /** Which creation by group this is: the n-th with the same parent, members and tag. */
-    private record GroupCreation(int parentContext, java.util.List<Integer> worldRanks, int tag, long nth) {
-    }
-
-    /** How many creations by group a rank made with the same parent, members and tag (its own map). */
-    private record GroupCreations(int rank) {
-    }
-
-    /**
-     * MPI_Comm_create_group on {@code parent} by {@code me}, member {@code index} of {@code members}:
-     * the n-th call of each member with the same members and tag gets the same context pair, taken
-     * from the job on first use. Members need not meet; ranks outside the group take no part.
-     */
-    static Result ofGroup(Comm parent, Rank me, Rank[] members, int index, int tag, String name) {
-        Job job = me.job();
-        java.util.List<Integer> world = Arrays.stream(members).map(Rank::id).toList();
-        java.util.Map<Object, Long> made = job.shared(new GroupCreations(me.id()),
-            k -> new java.util.concurrent.ConcurrentHashMap<>());
-        long nth = made.merge(java.util.List.of(parent.context, world, tag), 1L, Long::sum);
-        int context = job.shared(new GroupCreation(parent.context, world, tag, nth), k -> job.allocateContexts(2));
-        String full = parent.label(me) + name;
-        Membership membership = Membership.of(job, context, members);
-        if (index == 0) {
-            describe(job, context, full, membership);
-        }
-        return new Result(membership, index, context, full);
-    }
-
     /** Tells reports about the two contexts of a new intracommunicator of {@code members}. */
     static void describe(Job job, int context, String name, Membership members) {
         job.describeContext(context, name, members);

@@ -1,5 +1,8 @@
 package mpi;
 
+import java.util.Collections;
+import java.util.Map;
+import java.util.WeakHashMap;
 import org.mpjlite.smpdev.Rank;
 import org.mpjlite.smpdev.collective.Layout;
 import org.mpjlite.smpdev.data.BasicType;
@@ -32,10 +35,15 @@ import org.mpjlite.smpdev.data.TypeMap;
  * byte order. Counts of pair types count pairs, in point-to-point and collectives; mpiJava offsets
  * count array elements.
  *
+ * <p>Open MPI's complex numbers {@code FLOAT_COMPLEX}, {@code DOUBLE_COMPLEX} are two elements of
+ * one type per item, real then imaginary part, in an array or buffer of that type (see
+ * {@link FloatComplex}, {@link DoubleComplex}); SUM adds them and PROD multiplies them as complex
+ * numbers, the other operations are not defined for them (MPI_ERR_OP).
+ *
  * <p>A derived type must be committed before it is used to communicate; after {@code Free} it can no
  * longer be used at all. Thread-safe: the type map is immutable; the committed and freed states are
- * volatile, and the name is the only other mutable property. Attributes (Open MPI's {@code setAttr})
- * are each rank's own, kept by the job in concurrent maps, since types are shared by ranks.
+ * volatile; the name and each rank's attributes (Open MPI's {@code setAttr}) are the other mutable
+ * properties.
  */
 public class Datatype implements Cloneable {
     // Public because the per-rank copy of MPI (another runtime package) reads them.
@@ -56,6 +64,9 @@ public class Datatype implements Cloneable {
     public static final Datatype LONG2 = pair(BasicType.LONG, "MPI.LONG2");
     public static final Datatype FLOAT2 = pair(BasicType.FLOAT, "MPI.FLOAT2");
     public static final Datatype DOUBLE2 = pair(BasicType.DOUBLE, "MPI.DOUBLE2");
+    /** Open MPI's complex numbers: two floats (doubles), real then imaginary part; SUM and PROD reduce them. */
+    public static final Datatype FLOAT_COMPLEX = complex(BasicType.FLOAT, "MPI.FLOAT_COMPLEX");
+    public static final Datatype DOUBLE_COMPLEX = complex(BasicType.DOUBLE, "MPI.DOUBLE_COMPLEX");
     public static final Datatype SHORT_INT = valueInt(BasicType.SHORT, 4, 8, "MPI.SHORT_INT");
     public static final Datatype LONG_INT = valueInt(BasicType.LONG, 8, 16, "MPI.LONG_INT");
     public static final Datatype FLOAT_INT = valueInt(BasicType.FLOAT, 4, 8, "MPI.FLOAT_INT");
@@ -132,6 +143,10 @@ public class Datatype implements Cloneable {
 
     private static Datatype pair(BasicType type, String name) {
         return new Datatype(Layout.pair(type), TypeMap.hvector(1, 2, 0, TypeMap.of(type)), name);
+    }
+
+    private static Datatype complex(BasicType type, String name) {
+        return new Datatype(Layout.complex(type), TypeMap.hvector(1, 2, 0, TypeMap.of(type)), name);
     }
 
     private static Datatype valueInt(BasicType value, int indexOffset, int extent, String name) {
@@ -549,54 +564,11 @@ public class Datatype implements Cloneable {
         Datatype d = kind == Kind.PREDEFINED ? new Datatype(layout, m, name) : new Datatype(m, name);
         d.committed = committed;
         Rank me = Rank.current();
-        Attributes mine = me == null ? null : me.job().shared(new AttributesKey(me.id(), this), k -> null);
+        Attributes mine = me == null ? null : attributes(me, false);
         if (mine != null) {
-            // As Open MPI's keys do: the duplicate has this type's attributes.
-            d.attributes("dup").copyValuesOf(mine);
+            d.attributes(me, true).copyValuesOf(mine);
         }
         return d;
-    }
-
-    // ---- attributes (Open MPI) ------------------------------------------------------------------
-
-    /** Where a rank keeps its attributes of a type: types, the predefined ones above all, are shared by ranks. */
-    private record AttributesKey(int rank, Datatype type) {
-    }
-
-    /** The calling rank's attributes of this type. */
-    private Attributes attributes(String call) {
-        queried(call);
-        Rank me = Rank.current();
-        if (me == null) {
-            throw new MPIException(MPI.ERR_OTHER, call + ": called outside an MPI rank (MPI.Init first)");
-        }
-        return me.job().shared(new AttributesKey(me.id(), this), k -> new Attributes());
-    }
-
-    /** A new key for {@link #setAttr} (MPI_Type_create_keyval); values are copied by {@link #dup}. */
-    public static int createKeyval() {
-        return Attributes.createKeyval();
-    }
-
-    public static void freeKeyval(int keyval) {
-        Attributes.freeKeyval("freeKeyval", keyval);
-    }
-
-    /** Sets the calling rank's attribute {@code keyval} of this type (MPI_Type_set_attr). */
-    public void setAttr(int keyval, Object value) {
-        attributes("setAttr").set("setAttr", keyval, value);
-    }
-
-    /**
-     * The calling rank's attribute {@code keyval} of this type, or null if not set; a key that is not
-     * one from {@link #createKeyval} is {@code MPI_ERR_KEYVAL} (MPI_Type_get_attr).
-     */
-    public Object getAttr(int keyval) {
-        return attributes("getAttr").get("getAttr", keyval);
-    }
-
-    public void deleteAttr(int keyval) {
-        attributes("deleteAttr").delete("deleteAttr", keyval);
     }
 
     @Override
@@ -620,5 +592,62 @@ public class Datatype implements Cloneable {
     @Override
     public String toString() {
         return name;
+    }
+
+    // ---- attributes (Open MPI) ----------------------------------------------------------------
+
+    /**
+     * Each rank's attributes of this type, made on first use: a predefined type is shared by every
+     * rank of the JVM, and MPI gives each process its own attributes. Weak keys: a finished job's
+     * ranks leave. Guarded by its own lock.
+     */
+    private volatile Map<Rank, Attributes> attributes;
+
+    /** {@code me}'s attributes of this type; null if it has none and {@code create} is false. */
+    private Attributes attributes(Rank me, boolean create) {
+        Map<Rank, Attributes> all = attributes;
+        if (all == null) {
+            if (!create) {
+                return null;
+            }
+            synchronized (this) {
+                all = attributes;
+                if (all == null) {
+                    all = Collections.synchronizedMap(new WeakHashMap<>());
+                    attributes = all;
+                }
+            }
+        }
+        return create ? all.computeIfAbsent(me, r -> new Attributes()) : all.get(me);
+    }
+
+    /** A new key for {@link #setAttr} (keys are numbered across the JVM, as communicators' keys). */
+    public static int createKeyval() {
+        return Attributes.createKeyval();
+    }
+
+    public static void freeKeyval(int keyval) {
+        Attributes.freeKeyval("freeKeyval", keyval);
+    }
+
+    /** Sets the calling rank's attribute {@code keyval} of this type; {@link #dup} copies it. */
+    public void setAttr(int keyval, Object value) {
+        queried("setAttr");
+        attributes(MPI.initializedRank("setAttr"), true).set("setAttr", keyval, value);
+    }
+
+    /** The calling rank's attribute {@code keyval} of this type, or null if not set. */
+    public Object getAttr(int keyval) {
+        queried("getAttr");
+        Rank me = MPI.initializedRank("getAttr");
+        Attributes mine = attributes(me, false);
+        return (mine != null ? mine : new Attributes()).get("getAttr", keyval);
+    }
+
+    public void deleteAttr(int keyval) {
+        queried("deleteAttr");
+        Rank me = MPI.initializedRank("deleteAttr");
+        Attributes mine = attributes(me, false);
+        (mine != null ? mine : new Attributes()).delete("deleteAttr", keyval);
     }
 }

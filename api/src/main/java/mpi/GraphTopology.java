@@ -91,6 +91,12 @@ final class GraphTopology {
         return Arrays.copyOfRange(edges, rank == 0 ? 0 : index[rank - 1], index[rank]);
     }
 
+    /** The neighbourhood of node {@code rank} for neighbourhood collectives: its neighbours both ways, in order. */
+    NeighborCollectives.Neighbors neighbors(String call, int rank) {
+        int[] adjacent = neighbours(call, rank);
+        return NeighborCollectives.Neighbors.of(adjacent, adjacent);
+    }
+
     /** Graph_get. */
     GraphParms parms() {
         return new GraphParms(index.clone(), edges.clone());

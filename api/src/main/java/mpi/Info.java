@@ -55,24 +55,23 @@ public final class Info implements Freeable, Cloneable {
         this.envOf = envOf;
     }
 
-    /** {@code MPI.INFO_NULL}. For the runtime. */
-    public static Info nullInfo() {
+    /** {@code MPI.INFO_NULL}. */
+    static Info nullInfo() {
         return new Info(Kind.NULL, null);
     }
 
     /**
-     * {@code MPI.INFO_ENV} of a rank (null: of the calling thread's rank), computed when read. For the
-     * runtime.
+     * {@code MPI.INFO_ENV} of a rank (null: of the calling thread's rank), computed when read.
      */
-    public static Info env(Rank rank) {
+    static Info env(Rank rank) {
         return new Info(Kind.ENV, rank);
     }
 
     /**
      * Remembers what {@code MPI.Init} of {@code rank} was given, for {@code INFO_ENV}: the class that
-     * called it and the program's arguments. For the runtime.
+     * called it and the program's arguments.
      */
-    public static void recordInit(Rank rank, Class<?> caller, String[] args) {
+    static void recordInit(Rank rank, Class<?> caller, String[] args) {
         String argv = args == null ? "" : String.join(" ", args);
         rank.job().shared(new InitKey(rank.id()), k -> new InitRecord(caller == null ? "" : caller.getName(), argv));
     }

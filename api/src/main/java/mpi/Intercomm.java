@@ -73,4 +73,26 @@ public final class Intercomm extends Comm {
     public Intercomm clone() {
         return IntercommCreation.dup("clone", this);
     }
+
+    /**
+     * MPI_Comm_idup (see {@link Comm#iDup}): a duplicate of the same groups with this one's
+     * attributes, at once; each group's receive context is agreed by the ranks of both groups.
+     */
+    @Override
+    public Intercomm iDup() {
+        String call = "iDup";
+        try {
+            Rank me = rank(call);
+            Membership local = members(me);
+            Membership remote = remoteMembers();
+            int seq = sequence(me, call);
+            int parties = local.size() + remote.size();
+            int mine = ContextAgreement.context(me, java.util.List.of(context, call, seq), parties);
+            int theirs = ContextAgreement.context(me, java.util.List.of(sendContext, call, seq), parties);
+            return withAttributesOf(me, IntercommCreation.made(me, local, rankIn(me), remote, mine, theirs,
+                label(me) + "." + call + "()"));
+        } catch (MPIException e) {
+            throw raise(e);
+        }
+    }
 }

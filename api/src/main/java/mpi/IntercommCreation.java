@@ -212,7 +212,7 @@ final class IntercommCreation {
     }
 
     /** The new intercommunicator of {@code me}; its local rank 0 describes its contexts to reports. */
-    private static Intercomm made(Rank me, Membership local, int index, Membership remote, int context,
+    static Intercomm made(Rank me, Membership local, int index, Membership remote, int context,
                                   int sendContext, String name) {
         if (index == 0) {
             me.job().describeContext(context, name, remote, local);

@@ -83,34 +83,6 @@ public class Intracomm extends Comm {
     }
 
     /**
-     * Open MPI (MPI_Comm_create_group): a new communicator of the ranks of {@code group}, a subset of
-     * this communicator's, in the group's order. Collective over the group only: ranks outside it do
-     * not take part, and one that calls gets a null communicator ({@code isNull()}). Calls on the same
-     * communicator with the same group and {@code tag} pair up in the order each member makes them;
-     * the members agree on the new context through the job's shared state, so the call never waits
-     * for the other members.
-     */
-    public final Intracomm createGroup(Group group, int tag) {
-        String call = "createGroup";
-        try {
-            if (group == null) {
-                throw new MPIException(MPI.ERR_GROUP, call + ": group is null");
-            }
-            Check.sendTag(call, tag);
-            Rank me = rank(call);
-            int index = memberIndex(call, me, group);
-            if (index < 0) {
-                return nullComm();
-            }
-            CommCreation.Result r = CommCreation.ofGroup(this, me, group.members, index, tag,
-                "." + call + "(group, tag=" + tag + ")");
-            return inheriting(new Intracomm(r));
-        } catch (MPIException e) {
-            throw raise(e);
-        }
-    }
-
-    /**
      * A new communicator with the same members in the same order and a context of its own, with the
      * program's attributes of this one (not its name). Collective.
      */
@@ -140,26 +112,13 @@ public class Intracomm extends Comm {
             throw new MPIException(MPI.ERR_GROUP, call + ": group is null");
         }
         Rank me = rank(call);
-        int key = memberIndex(call, me, group);
-        // Disjoint groups have distinct first members: the first member tells the groups apart.
-        int color = key >= 0 ? group.members[0].id() : MPI.UNDEFINED;
-        CommCreation.Result r = CommCreation.split(this, call, color, key, "." + call + "(group)");
-        if (r != null && !java.util.Arrays.equals(r.members().ranks(), group.members)) {
-            throw new MPIException(MPI.ERR_GROUP, call + ": the members of the group (world ranks "
-                + java.util.Arrays.toString(java.util.Arrays.stream(group.members).mapToInt(Rank::id).toArray())
-                + ") passed different groups (the groups of a Create must be the same or disjoint)");
-        }
-        return r;
-    }
-
-    /** {@code me}'s rank in {@code group}, or -1; every member of the group must be one of this communicator. */
-    private int memberIndex(String call, Rank me, Group group) {
         java.util.BitSet parent = new java.util.BitSet();
         Membership members = members(me);
         for (int i = 0; i < members.size(); i++) {
             parent.set(members.worldRank(i));
         }
         int key = -1;
+        int color = MPI.UNDEFINED;
         for (int i = 0; i < group.members.length; i++) {
             Rank r = group.members[i];
             if (!parent.get(r.id())) {
@@ -170,7 +129,17 @@ public class Intracomm extends Comm {
                 key = i;
             }
         }
-        return key;
+        if (key >= 0) {
+            // Disjoint groups have distinct first members: the first member tells the groups apart.
+            color = group.members[0].id();
+        }
+        CommCreation.Result r = CommCreation.split(this, call, color, key, "." + call + "(group)");
+        if (r != null && !java.util.Arrays.equals(r.members().ranks(), group.members)) {
+            throw new MPIException(MPI.ERR_GROUP, call + ": the members of the group (world ranks "
+                + java.util.Arrays.toString(java.util.Arrays.stream(group.members).mapToInt(Rank::id).toArray())
+                + ") passed different groups (the groups of a Create must be the same or disjoint)");
+        }
+        return r;
     }
 
     /** The communicator a creation call made for this rank, or null if it is not a member. */
@@ -328,5 +297,107 @@ public class Intracomm extends Comm {
 
     public final Request iExScan(Object buf, int count, Datatype type, Op op) {
         return CollectiveCalls.scan(this, "iExScan", true, null, 0, buf, 0, count, type, op, true, true);
+    }
+
+    // ---- distributed graphs (Open MPI; DistGraphTopology) ------------------------------------
+
+    /**
+     * MPI_Dist_graph_create with weights: node {@code sources[i]} has {@code degrees[i]} edges, to
+     * the next {@code degrees[i]} entries of {@code destinations}, weighted by the same entries of
+     * {@code weights}; any rank may give any edge. Every rank of this communicator is a member of
+     * the new one, with the same rank ({@code reorder} and {@code info} are ignored). Collective.
+     */
+    public final GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations, int[] weights, Info info,
+                                           boolean reorder) {
+        return distGraph(sources, degrees, destinations, weights, true);
+    }
+
+    /** MPI_Dist_graph_create without weights (MPI_UNWEIGHTED): as the weighted form. Collective. */
+    public final GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations, Info info,
+                                           boolean reorder) {
+        return distGraph(sources, degrees, destinations, null, false);
+    }
+
+    private GraphComm distGraph(int[] sources, int[] degrees, int[] destinations, int[] weights, boolean weighted) {
+        String call = "createDistGraph";
+        try {
+            DistGraphTopology t = DistGraphTopology.gathered(call, this, sources, degrees, destinations, weights,
+                weighted);
+            return GraphComm.createDist(this, call, t);
+        } catch (MPIException e) {
+            throw raise(e);
+        }
+    }
+
+    /**
+     * MPI_Dist_graph_create_adjacent with weights: the caller receives from {@code sources} and sends
+     * to {@code destinations}, in that order, with those weights; the ranks must agree (an edge from
+     * a to b is in a's destinations and in b's sources). Every rank of this communicator is a member
+     * of the new one, with the same rank ({@code reorder} and {@code info} are ignored). Collective.
+     */
+    public final GraphComm createDistGraphAdjacent(int[] sources, int[] sourceWeights, int[] destinations,
+                                                   int[] destWeights, Info info, boolean reorder) {
+        return distGraphAdjacent(sources, sourceWeights, destinations, destWeights, true);
+    }
+
+    /** MPI_Dist_graph_create_adjacent without weights (MPI_UNWEIGHTED). Collective. */
+    public final GraphComm createDistGraphAdjacent(int[] sources, int[] destinations, Info info, boolean reorder) {
+        return distGraphAdjacent(sources, null, destinations, null, false);
+    }
+
+    private GraphComm distGraphAdjacent(int[] sources, int[] sourceWeights, int[] destinations, int[] destWeights,
+                                        boolean weighted) {
+        String call = "createDistGraphAdjacent";
+        try {
+            DistGraphTopology t = DistGraphTopology.adjacent(call, size(rank(call)), sources, sourceWeights,
+                destinations, destWeights, weighted);
+            return GraphComm.createDist(this, call, t);
+        } catch (MPIException e) {
+            throw raise(e);
+        }
+    }
+
+    // ---- non-blocking duplication, splitType, createGroup (Open MPI) -------------------------
+
+    /** MPI_Comm_idup (see {@link Comm#iDup}): a duplicate with this one's attributes, at once. */
+    @Override
+    public Intracomm iDup() {
+        try {
+            Rank me = rank("iDup");
+            return withAttributesOf(me, created(ContextAgreement.duplicate(this, me, "iDup")));
+        } catch (MPIException e) {
+            throw raise(e);
+        }
+    }
+
+    /**
+     * MPI_Comm_split_type: {@code Comm.TYPE_SHARED} gives the ranks that share memory, which here
+     * is every rank of this communicator, ordered by {@code key} (ties by rank);
+     * {@code MPI.UNDEFINED} gives a null communicator ({@code isNull()}). {@code info} is ignored.
+     * Collective.
+     */
+    public final Intracomm splitType(int splitType, int key, Info info) {
+        String call = "splitType";
+        if (splitType != TYPE_SHARED && splitType != MPI.UNDEFINED) {
+            throw raise(new MPIException(MPI.ERR_ARG, call + ": split type " + splitType + " is not Comm.TYPE_SHARED ("
+                + TYPE_SHARED + ") or MPI.UNDEFINED"));
+        }
+        return orNull(created(CommCreation.split(this, call, splitType == MPI.UNDEFINED ? MPI.UNDEFINED : 0, key,
+            ".splitType(TYPE_SHARED)")));
+    }
+
+    /**
+     * MPI_Comm_create_group: a communicator of the ranks of {@code group}, in its order, made by
+     * them alone (the other ranks of this communicator do not call it); {@code tag} tells apart
+     * calls that the same ranks make at the same time. A caller not in the group gets a null
+     * communicator ({@code isNull()}) at once, as MPI specifies. Collective over the group.
+     */
+    public final Intracomm createGroup(Group group, int tag) {
+        try {
+            CommCreation.Result r = ContextAgreement.group(this, "createGroup", group, tag);
+            return r == null ? nullComm() : inheriting(new Intracomm(r));
+        } catch (MPIException e) {
+            throw raise(e);
+        }
     }
 }

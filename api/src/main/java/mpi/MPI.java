@@ -62,16 +62,16 @@ public final class MPI {
     public static final int HOST = 1;
     public static final int IO = 2;
     public static final int WTIME_IS_GLOBAL = 3;
+    /** The application number of the job: 0 (a job runs one program). */
+    public static final int APPNUM = 4;
+    /** The largest error code: {@code MPI.ERR_LASTCODE} (programs add no codes). */
+    public static final int LASTUSEDCODE = 5;
+    /** How many ranks the job could have: its size (ranks are not spawned). */
+    public static final int UNIVERSE_SIZE = 6;
     /** Window attributes ({@code Win.getAttr}): the memory, its size in bytes, the displacement unit. */
-    public static final int WIN_BASE = 4;
-    public static final int WIN_SIZE = 5;
-    public static final int WIN_DISP_UNIT = 6;
-    /** Open MPI: the number of ranks the job can have, its size (there is no spawn beyond it). */
-    public static final int UNIVERSE_SIZE = 7;
-    /** Open MPI: the largest error code in use, {@link #ERR_LASTCODE}. */
-    public static final int LASTUSEDCODE = 8;
-    /** Open MPI: which application of the job this rank runs; always 0 (one program per job). */
-    public static final int APPNUM = 9;
+    public static final int WIN_BASE = 7;
+    public static final int WIN_SIZE = 8;
+    public static final int WIN_DISP_UNIT = 9;
     /** What no key from {@code createKeyval} is. */
     public static final int KEYVAL_INVALID = -1;
 
@@ -97,6 +97,17 @@ public final class MPI {
      * program reads it, it does not change it.
      */
     public static final Status EMPTY_STATUS = new Status();
+
+    /** The longest name of a communicator or datatype in C MPI (Open MPI's value); names here are not cut. */
+    public static final int MAX_OBJECT_NAME = 64;
+
+    // ---- array orders and distributions of C MPI's darray/subarray types (Open MPI's values) ---
+    public static final int ORDER_C = 0;
+    public static final int ORDER_FORTRAN = 1;
+    public static final int DISTRIBUTE_BLOCK = 0;
+    public static final int DISTRIBUTE_CYCLIC = 1;
+    public static final int DISTRIBUTE_NONE = 2;
+    public static final int DISTRIBUTE_DFLT_DARG = -1;
 
     // ---- one-sided communication (Win): assertions and lock types, with Open MPI's values -------
     public static final int MODE_NOCHECK = 1;
@@ -146,6 +157,8 @@ public final class MPI {
     public static final int ERR_RMA_ATTACH = ErrorClass.ERR_RMA_ATTACH;
     public static final int ERR_PROC_ABORTED = ErrorClass.ERR_PROC_ABORTED;
     public static final int ERR_LASTCODE = ErrorClass.ERR_LASTCODE;
+    /** Open MPI's out-of-resources class (its value, -2); no call here raises it. */
+    public static final int ERR_SYSRESOURCE = -2;
     // Info and I/O error classes.
     public static final int ERR_ACCESS = ErrorClass.ERR_ACCESS;
     public static final int ERR_AMODE = ErrorClass.ERR_AMODE;
@@ -228,6 +241,10 @@ public final class MPI {
     public static final Datatype LONG_INT = Datatype.LONG_INT;
     public static final Datatype FLOAT_INT = Datatype.FLOAT_INT;
     public static final Datatype DOUBLE_INT = Datatype.DOUBLE_INT;
+    /** A complex number of two floats, real then imaginary part ({@link FloatComplex}); SUM and PROD reduce it. */
+    public static final Datatype FLOAT_COMPLEX = Datatype.FLOAT_COMPLEX;
+    /** A complex number of two doubles, real then imaginary part ({@link DoubleComplex}); SUM and PROD reduce it. */
+    public static final Datatype DOUBLE_COMPLEX = Datatype.DOUBLE_COMPLEX;
     /** The pair types of MAXLOC and MINLOC as {@link Struct}s, to fill and read byte buffers (Open MPI). */
     public static final Int2 int2 = Int2.INSTANCE;
     public static final ShortInt shortInt = ShortInt.INSTANCE;
@@ -270,7 +287,8 @@ public final class MPI {
 
     private static final long EPOCH = System.nanoTime();
 
-    private MPI() {
+    /** Open MPI Java declares a public constructor; everything here is static. */
+    public MPI() {
     }
 
     /** This copy's rank, or the calling thread's; null outside any job. */
@@ -278,7 +296,7 @@ public final class MPI {
         return BOUND != null ? BOUND : Rank.current();
     }
 
-    private static Rank initializedRank(String call) {
+    static Rank initializedRank(String call) {
         Rank r = currentRank();
         if (r == null) {
             throw new MPIException(ERR_OTHER, call + ": MPI is not initialized (call MPI.Init first)");
@@ -605,5 +623,16 @@ public final class MPI {
 
     public static DoubleBuffer slice(double[] buf, int offset) {
         return DoubleBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+
+    // ---- profiling --------------------------------------------------------------------------
+
+    /**
+     * MPI_Pcontrol: tells a profiling library what to record ({@code level} 0: nothing, 1: the
+     * default, 2 and more: more detail). MPJ Lite has no profiling layer, so this does nothing, as
+     * MPI specifies for an implementation without one; it may be called before Init.
+     */
+    public static void pControl(int level, Object obj) {
+        // No profiling layer: MPI defines Pcontrol as a no-op then.
     }
 }

@@ -80,7 +80,7 @@ final class PointToPointCalls {
     }
 
     /** Waits for a blocking receive and returns its status, or throws its error. */
-    private static Status received(RecvRequest op, String call) {
+    static Status received(RecvRequest op, String call) {
         op.await(call);
         if (op.failed()) {
             throw op.error();

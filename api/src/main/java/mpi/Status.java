@@ -84,12 +84,15 @@ public class Status {
     }
 
     /**
-     * Basic elements received (a pair counts two; the elements of a derived type each count), or
-     * {@code MPI.UNDEFINED} when the bytes received end inside an element (raw bytes received as
-     * typed data).
+     * Basic elements received (a pair counts two; the elements of a derived type each count; a
+     * complex number, a basic type in MPI, counts one), or {@code MPI.UNDEFINED} when the bytes
+     * received end inside an element (raw bytes received as typed data).
      */
     public int Get_elements(Datatype datatype) {
         TypeMap map = counted("Get_elements", datatype);
+        if (datatype.layout.isComplex()) {
+            return Get_count(datatype);
+        }
         if (count == 0 && bytes == 0) {
             return 0;
         }
@@ -157,5 +160,50 @@ public class Status {
         return "Status{source=" + source + ", tag=" + tag + ", count=" + count
             + (type == null ? "" : " x " + type.mpiName()) + " (" + bytes + " bytes)" + (cancelled ? ", cancelled" : "")
             + (index >= 0 ? ", index=" + index : "") + '}';
+    }
+
+    // ---- Open MPI: large counts and setters (MPI_Status_set_elements, MPI_Status_set_cancelled) ----
+
+    /** {@link #getElements} as a {@link Count} (MPI_Get_elements_x). */
+    public Count getElementsX(Datatype datatype) {
+        return new Count(Get_elements(datatype));
+    }
+
+    /**
+     * MPI_Status_set_elements: makes this status say that {@code count} basic elements of
+     * {@code datatype} were received, so that {@link #getElements} returns {@code count} and
+     * {@link #getCount} the items they make (for generalized requests and layered libraries).
+     */
+    public void setElements(Datatype datatype, int count) {
+        TypeMap map = counted("setElements", datatype);
+        if (count < 0) {
+            throw new MPIException(MPI.ERR_COUNT, "setElements: count must be >= 0, was " + count);
+        }
+        // A complex number is one element to MPI and two parts here.
+        long parts = datatype.layout.isComplex() ? 2L * count : count;
+        if (parts > Integer.MAX_VALUE) {
+            throw new MPIException(MPI.ERR_COUNT, "setElements: count " + count + " is more than a status here holds");
+        }
+        this.count = (int) parts;
+        this.type = map.base();
+        this.bytes = map.bytesOf(parts);
+    }
+
+    /** {@link #setElements} with a {@link Count} (MPI_Status_set_elements_x); at most {@code Integer.MAX_VALUE}. */
+    public void setElementsX(Datatype datatype, Count count) {
+        if (count == null) {
+            throw new MPIException(MPI.ERR_ARG, "setElementsX: count is null");
+        }
+        long n = count.getCount();
+        if (n < 0 || n > Integer.MAX_VALUE) {
+            throw new MPIException(MPI.ERR_COUNT, "setElementsX: count " + n + " is " + (n < 0 ? "negative"
+                : "more than a status here holds (" + Integer.MAX_VALUE + " elements)"));
+        }
+        setElements(datatype, (int) n);
+    }
+
+    /** MPI_Status_set_cancelled: what {@link #isCancelled} returns from now on. */
+    public void setCancelled(boolean flag) {
+        cancelled = flag;
     }
 }

@@ -25,7 +25,6 @@ class ApiListingTest {
         "Datatype#Datatype()", // datatypes come from the predefined ones and the constructor methods
         "Datatype#int baseType", "Datatype#int getType()", // the device's type codes
         "Group#int code", "Op#int opCode", "Op#Op(User_function, boolean, int)", // device codes
-        "MPI#MPI()", // MPI is a holder of static members
         "MPI#static boolean isOldSelected", // which MPJ Express device API was selected
         // finalize() is deprecated for removal, and declaring one makes every object finalizable (a GC cost)
         "Datatype#void finalize()", "Group#void finalize()", "Op#void finalize()", "Request#void finalize()");
@@ -33,39 +32,13 @@ class ApiListingTest {
     /**
      * What Open MPI's listing has that MPJ Lite does not have yet. A class name stands for the class,
      * its members and every member whose signature names it; {@code Class#member} for one member.
-     * One-sided communication (Win) is being built elsewhere; the rest is the gap still to close.
+     * What is left: dynamic processes (spawn, ports, name publishing) and their constants.
      * Shrink this list as the gap closes (the test prints entries that are no longer missing).
      */
     static final Set<String> OPEN_MPI_NOT_YET = Set.of(
-        // classes
-        "Win", "Message", "Count", "DistGraphNeighbors",
-        // CartComm
-        "CartComm#CartComm iDup()", "CartComm#Intracomm iDup()", "CartComm#Comm iDup()",
-        // Comm
-        "Comm#static final int TYPE_SHARED", "Comm#Comm iDup()", "Comm#final Request getRequest()",
-        "Comm#final void disconnect()",
-        "Comm#final void neighborAllGather(Object, int, Datatype, Object, int, Datatype)",
-        "Comm#final Request iNeighborAllGather(Buffer, int, Datatype, Buffer, int, Datatype)",
-        "Comm#final void neighborAllGatherv(Object, int, Datatype, Object, int[], int[], Datatype)",
-        "Comm#final Request iNeighborAllGatherv(Buffer, int, Datatype, Buffer, int[], int[], Datatype)",
-        "Comm#final void neighborAllToAll(Object, int, Datatype, Object, int, Datatype)",
-        "Comm#final Request iNeighborAllToAll(Buffer, int, Datatype, Buffer, int, Datatype)",
-        "Comm#final void neighborAllToAllv(Object, int[], int[], Datatype, Object, int[], int[], Datatype)",
-        "Comm#final Request iNeighborAllToAllv(Buffer, int[], int[], Datatype, Buffer, int[], int[], Datatype)",
-        // Datatype
-        "Datatype#static int createKeyval()", "Datatype#static void freeKeyval(int)",
-        "Datatype#void setAttr(int, Object)", "Datatype#Object getAttr(int)", "Datatype#void deleteAttr(int)",
-        // GraphComm
-        "GraphComm#GraphComm iDup()", "GraphComm#Intracomm iDup()", "GraphComm#Comm iDup()",
         // Intercomm
-        "Intercomm#Intercomm iDup()", "Intercomm#static Intercomm getParent()", "Intercomm#Comm iDup()",
+        "Intercomm#static Intercomm getParent()",
         // Intracomm
-        "Intracomm#Intracomm iDup()", "Intracomm#final Intracomm splitType(int, int, Info)",
-        "Intracomm#final Intracomm createGroup(Group, int)",
-        "Intracomm#final GraphComm createDistGraph(int[], int[], int[], int[], Info, boolean)",
-        "Intracomm#final GraphComm createDistGraph(int[], int[], int[], Info, boolean)",
-        "Intracomm#final GraphComm createDistGraphAdjacent(int[], int[], int[], int[], Info, boolean)",
-        "Intracomm#final GraphComm createDistGraphAdjacent(int[], int[], Info, boolean)",
         "Intracomm#static String openPort()", "Intracomm#static String openPort(Info)",
         "Intracomm#static void closePort(String)", "Intracomm#final Intercomm accept(String, int)",
         "Intracomm#final Intercomm accept(String, Info, int)", "Intracomm#final Intercomm connect(String, int)",
@@ -76,25 +49,9 @@ class ApiListingTest {
         "Intracomm#static String lookupName(String, Info)",
         "Intracomm#final Intercomm spawn(String, String[], int, Info, int, int[])",
         "Intracomm#final Intercomm spawnMultiple(String[], String[][], int[], Info[], int, int[])",
-        "Intracomm#Comm iDup()",
         // MPI
-        "MPI#static final Datatype FLOAT_COMPLEX", "MPI#static final Datatype DOUBLE_COMPLEX",
-        "MPI#static final int APPNUM", "MPI#static final int LASTUSEDCODE", "MPI#static final int UNIVERSE_SIZE",
-        "MPI#static final int WIN_BASE", "MPI#static final int WIN_SIZE", "MPI#static final int WIN_DISP_UNIT",
-        "MPI#static final int MAX_OBJECT_NAME", "MPI#static final int MAX_PORT_NAME", "MPI#static final int ORDER_C",
-        "MPI#static final int ORDER_FORTRAN", "MPI#static final int DISTRIBUTE_BLOCK",
-        "MPI#static final int DISTRIBUTE_CYCLIC", "MPI#static final int DISTRIBUTE_NONE",
-        "MPI#static final int DISTRIBUTE_DFLT_DARG", "MPI#static final int MODE_NOCHECK",
-        "MPI#static final int MODE_NOPRECEDE", "MPI#static final int MODE_NOPUT",
-        "MPI#static final int MODE_NOSTORE", "MPI#static final int MODE_NOSUCCEED",
-        "MPI#static final int LOCK_EXCLUSIVE", "MPI#static final int LOCK_SHARED", "MPI#static final int ERR_ASSERT",
-        "MPI#static final int ERR_BASE", "MPI#static final int ERR_DISP", "MPI#static final int ERR_LOCKTYPE",
-        "MPI#static final int ERR_NAME", "MPI#static final int ERR_PORT", "MPI#static final int ERR_RMA_CONFLICT",
-        "MPI#static final int ERR_RMA_SYNC", "MPI#static final int ERR_SERVICE", "MPI#static final int ERR_SIZE",
-        "MPI#static final int ERR_SPAWN", "MPI#static final int ERR_WIN", "MPI#static final int ERR_SYSRESOURCE",
-        "MPI#MPI()", "MPI#static void pControl(int, Object)",
-        // Status
-        "Status#void setElements(Datatype, int)", "Status#void setCancelled(boolean)");
+        "MPI#static final int MAX_PORT_NAME", "MPI#static final int ERR_NAME", "MPI#static final int ERR_PORT",
+        "MPI#static final int ERR_SERVICE", "MPI#static final int ERR_SPAWN");
 
     @Test
     void everyMemberOfMpjExpressIsHereButItsDeviceInternals() throws Exception {

@@ -107,6 +107,17 @@ class SamplesTest {
         assertTrue(!java.nio.file.Files.exists(file), "deleted on close");
     }
 
+    @ParameterizedTest(name = "ompi.Ripple on {0} ranks")
+    @CsvSource({"1", "2", "3", "4", "7"})
+    @DisplayName("Ripple: neighbourhood exchanges on a ring and a matched-probe gather give the serial ring")
+    void ripple(int ranks) {
+        Run run = mpjrunClass(ranks, "ompi.Ripple", "60", "40");
+        run.assertSucceeded();
+        // 60 cells, 40 steps: the sum computed alone is 23963331, whatever the number of ranks.
+        assertEquals(List.of("Ripple: 60 cells on " + ranks + (ranks == 1 ? " rank, " : " ranks, ")
+            + "40 steps: sum 23963331 (expected 23963331)"), run.lines());
+    }
+
     @ParameterizedTest(name = "ompi.Tickets on {0} ranks")
     @CsvSource({"1", "2", "3", "7"})
     @DisplayName("Tickets: fetchAndOp hands every ticket of rank 0's counter out exactly once")
@@ -135,7 +146,8 @@ class SamplesTest {
         "mpijava.Hello|2|", "mpijava.Hello|3|", "mpijava.Hello|8|",
         "ompi.Hello|2|", "ompi.Hello|3|", "ompi.Hello|8|",
         "mpijava.Ring|2|3", "mpijava.Ring|3|3", "mpijava.Ring|8|3",
-        "ompi.Ring|2|3", "ompi.Ring|3|3", "ompi.Ring|8|3"})
+        "ompi.Ring|2|3", "ompi.Ring|3|3", "ompi.Ring|8|3",
+        "ompi.Ripple|3|60 40", "ompi.Ripple|8|60 40"})
     @DisplayName("no false reports: with the deadlock detector and --check, exit 0 and nothing on the error stream")
     void runsCleanUnderCheck(String mainClass, int ranks, String args) {
         List<String> command = new ArrayList<>(List.of("--check", "-cp", samplesClasses(), mainClass));

@@ -140,7 +140,8 @@ public final class Rank implements Waiter {
 
     /**
      * MPI_Init / MPI_Init_thread: registers this rank and waits until every rank of the job has
-     * registered (seed 002's barrier-style init). Returns the thread level provided.
+     * registered (a barrier-style init, as in MPJ Express's shared-memory device). Returns the thread
+     * level provided.
      */
     public int init(int requiredThreadLevel, String call) {
         if (requiredThreadLevel < THREAD_SINGLE || requiredThreadLevel > THREAD_MULTIPLE) {

@@ -1,5 +1,7 @@
 package org.mpjlite.smpdev;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import org.mpjlite.matching.Envelope;
 import org.mpjlite.smpdev.data.BasicType;
 import org.mpjlite.smpdev.diag.Awaited;
@@ -31,6 +33,10 @@ public abstract class Request extends Envelope implements Condition, Awaited {
     private boolean cancelled;
     private int errorClass;
     private String errorMessage;
+    /** The group told when this request completes ({@link #join}); null for almost every request. */
+    private volatile RequestGroup group;
+    /** 1 once the group has counted this request: the completer and the joiner race to count it once. */
+    private volatile int counted;
 
     protected Request(Rank owner) {
         this.owner = owner;
@@ -84,6 +90,33 @@ public abstract class Request extends Envelope implements Condition, Awaited {
         statusBytes = bytes;
         complete = true;
         owner.wake();
+        RequestGroup g = group;
+        if (g != null) {
+            countIn(g);
+        }
+    }
+
+    /**
+     * Makes {@code g} count this request's completion, now if it is already complete. Both this
+     * and {@link #complete} write one volatile and then read the other's, so at least one of them
+     * sees both; the compare-and-set of {@link #counted} makes it exactly one.
+     */
+    final void join(RequestGroup g) {
+        group = g;
+        if (complete) {
+            countIn(g);
+        }
+    }
+
+    private void countIn(RequestGroup g) {
+        if (COUNTED.compareAndSet(this, 0, 1)) {
+            g.partDone(this);
+        }
+    }
+
+    /** Completes with the error {@code cause} ended with (a group whose part failed). */
+    final void failAs(Request cause) {
+        fail(cause.errorClass, cause.errorMessage, ANY_SOURCE, ANY_TAG, 0, null);
     }
 
     public final void fail(int errorClass, String message, int source, int tag, int count, BasicType type) {
@@ -156,5 +189,15 @@ public abstract class Request extends Envelope implements Condition, Awaited {
      */
     public final RuntimeException error() {
         return errorMessage == null ? null : Errors.error(errorClass, errorMessage);
+    }
+
+    private static final VarHandle COUNTED;
+
+    static {
+        try {
+            COUNTED = MethodHandles.lookup().findVarHandle(Request.class, "counted", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
     }
 }

@@ -51,7 +51,7 @@ public final class Tunables {
      * window both sides take the pool's lock: small-message rate was 3-4x lower for that. Larger
      * messages keep the pool: in a ping-pong a pooled buffer bounces between the two thread caches
      * without allocation, and a fresh 4 KB array (zeroed, then copied) measured slower
-     * (docs/PERFORMANCE.md, 22 November, small messages).
+     * (docs/PERFORMANCE.md, "Point-to-point, small messages").
      */
     public static final int SMALL_COPY_BYTES = 1024;
 

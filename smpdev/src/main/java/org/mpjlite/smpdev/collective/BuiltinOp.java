@@ -13,6 +13,7 @@ import org.mpjlite.smpdev.data.BasicType;
  *   <li>LAND, LOR, LXOR, BAND, BOR, BXOR: boolean and the integer types (logical ops take nonzero as
  *       true and yield 1 or 0);</li>
  *   <li>MAXLOC, MINLOC: value-index pairs and structs ({@link Layout}); ties keep the lower index;</li>
+ *   <li>SUM, PROD on complex numbers ({@link Layout#complex}): part by part, and complex multiplication;</li>
  *   <li>REPLACE ({@code inout = in}) and NO_OP ({@code inout} unchanged): every type.</li>
  * </ul>
  * Floating-point MAX and MIN propagate NaN. Immutable; thread-safe.
@@ -50,6 +51,9 @@ public enum BuiltinOp {
         if (this == REPLACE || this == NO_OP) {
             return new Builtin(this, layout);
         }
+        if (layout.isComplex()) {
+            return this == SUM || this == PROD ? new Builtin(this, layout) : null;
+        }
         boolean loc = this == MAXLOC || this == MINLOC;
         if (!layout.isBasic()) {
             return loc ? new Builtin(this, layout) : null;
@@ -83,6 +87,8 @@ public enum BuiltinOp {
                 System.arraycopy(in, inIndex, inout, inoutIndex, units);
             } else if (op == MAXLOC || op == MINLOC) {
                 locs(op == MAXLOC, layout, in, inIndex, inout, inoutIndex, units);
+            } else if (op == PROD && layout.isComplex()) {
+                complexProducts(layout.storage(), in, inIndex, inout, inoutIndex, units);
             } else {
                 basic(op, layout.storage(), in, inIndex, inout, inoutIndex, units);
             }
@@ -105,6 +111,29 @@ public enum BuiltinOp {
             case DOUBLE -> doubles(op, (double[]) in, i, (double[]) inout, j, n);
             case BOOLEAN -> booleans(op, (boolean[]) in, i, (boolean[]) inout, j, n);
             default -> throw new IllegalArgumentException(op + " on " + type);
+        }
+    }
+
+    /** {@code inout = in * inout} for complex numbers stored real, imaginary: {@code (a+bi)(c+di) = (ac-bd) + (ad+bc)i}. */
+    private static void complexProducts(BasicType type, Object in, int i, Object inout, int j, int units) {
+        if (type == BasicType.FLOAT) {
+            float[] a = (float[]) in;
+            float[] b = (float[]) inout;
+            for (int k = 0; k < units; k += 2) {
+                float re = a[i + k] * b[j + k] - a[i + k + 1] * b[j + k + 1];
+                float im = a[i + k] * b[j + k + 1] + a[i + k + 1] * b[j + k];
+                b[j + k] = re;
+                b[j + k + 1] = im;
+            }
+        } else {
+            double[] a = (double[]) in;
+            double[] b = (double[]) inout;
+            for (int k = 0; k < units; k += 2) {
+                double re = a[i + k] * b[j + k] - a[i + k + 1] * b[j + k + 1];
+                double im = a[i + k] * b[j + k + 1] + a[i + k + 1] * b[j + k];
+                b[j + k] = re;
+                b[j + k + 1] = im;
+            }
         }
     }
 

@@ -13,7 +13,7 @@ import org.mpjlite.smpdev.p2p.SendRequest;
 
 /**
  * What a rank leaves behind when it calls Finalize, for a person to read: messages it never
- * received, its receives that never matched, its sends nobody received and, under
+ * received (waiting, or taken by a matched probe and never received), its receives that never matched, its sends nobody received and, under
  * {@link JobConfig#check()}, every request the program never completed with a wait or a test,
  * with the user's line of the call that started it. The output shows no bug, but these are bugs.
  *
@@ -36,6 +36,15 @@ public final class FinalizeReport {
         if (!unreceived.isEmpty()) {
             StringBuilder c = new StringBuilder(count(unreceived.size(), "message")).append(" it never received:");
             for (Message m : unreceived) {
+                c.append(' ').append(m.describe(job));
+            }
+            clauses.add(c.toString());
+        }
+        List<Message> probed = rank.endpoint().probedSnapshot();
+        if (!probed.isEmpty()) {
+            StringBuilder c = new StringBuilder(count(probed.size(), "message"))
+                .append(" a matched probe (mProbe/imProbe) took and nothing received (mRecv/imRecv):");
+            for (Message m : probed) {
                 c.append(' ').append(m.describe(job));
             }
             clauses.add(c.toString());
@@ -86,11 +95,16 @@ public final class FinalizeReport {
         job.config().warnings().accept(report);
     }
 
-    /** Rendezvous and synchronous sends of {@code rank} still queued at their destinations. */
+    /**
+     * Rendezvous and synchronous sends of {@code rank} still queued at their destinations, or taken
+     * there by a matched probe and not received.
+     */
     private static List<SendRequest> pendingSends(Rank rank) {
         List<SendRequest> out = new ArrayList<>();
         for (Rank r : rank.job().ranks()) {
-            for (Message m : r.endpoint().mailbox().unexpectedSnapshot()) {
+            List<Message> waiting = r.endpoint().mailbox().unexpectedSnapshot();
+            waiting.addAll(r.endpoint().probedSnapshot());
+            for (Message m : waiting) {
                 SendRequest s = m.sender(); // read once: a receive may match the message meanwhile
                 if (s != null && s.owner() == rank) {
                     out.add(s);

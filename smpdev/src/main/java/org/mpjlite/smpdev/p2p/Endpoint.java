@@ -1,5 +1,9 @@
 package org.mpjlite.smpdev.p2p;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.mpjlite.matching.LockFreeMailbox;
 import org.mpjlite.matching.LockedMailbox;
@@ -10,8 +14,9 @@ import org.mpjlite.smpdev.error.Errors;
 
 /**
  * A rank's end of point-to-point communication: the mailbox where messages to it are matched
- * against its receives, the buffer it attached for buffered sends, and the shared complete send
- * request of its eager and buffered sends.
+ * against its receives, the messages its matched probes took and it has not received yet, the
+ * buffer it attached for buffered sends, and the shared complete send request of its eager and
+ * buffered sends.
  *
  * <p>Thread safety: the mailbox is thread-safe (any rank delivers, the owner's threads post and
  * progress); attach and detach are compare-and-sets, so of two threads attaching at once exactly
@@ -23,6 +28,12 @@ public final class Endpoint {
     private final Mailbox<Message, RecvRequest> mailbox;
     private final SendRequest completedSend;
     private final AtomicReference<BsendBuffer> bsendBuffer = new AtomicReference<>();
+    /**
+     * Messages a matched probe took out of the mailbox and no matched receive has received yet,
+     * for the Finalize report: they are in no mailbox list any more. A concurrent set: any thread
+     * of the rank probes and receives.
+     */
+    private final Set<Message> probed = ConcurrentHashMap.newKeySet();
 
     /**
      * @param transfer the job's transfer, which moves matched messages
@@ -41,6 +52,21 @@ public final class Endpoint {
 
     Transfer transfer() {
         return transfer;
+    }
+
+    /** A matched probe took {@code m}: it waits for its matched receive. */
+    void probed(Message m) {
+        probed.add(m);
+    }
+
+    /** The matched receive of {@code m} has it. */
+    void received(Message m) {
+        probed.remove(m);
+    }
+
+    /** The messages matched probes took and nothing received yet (a snapshot, for reports). */
+    public List<Message> probedSnapshot() {
+        return new ArrayList<>(probed);
     }
 
     /** The shared, already complete send request of eager and buffered sends. */

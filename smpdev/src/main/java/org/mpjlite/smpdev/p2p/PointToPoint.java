@@ -148,9 +148,48 @@ public final class PointToPoint {
 
     /** Waits for a message the pattern accepts and returns it, left in place. */
     public static Message probe(Rank me, int context, int source, int tag, String call) {
-        ProbeWait wait = new ProbeWait(me, context, source, tag);
+        ProbeWait wait = new ProbeWait(me, context, source, tag, false);
         me.await(wait, call);
         return wait.found;
+    }
+
+    /**
+     * Matched probe (MPI_Improbe): removes the earliest waiting message the pattern accepts from
+     * matching and returns it; null if none. No other receive or probe of any thread can match the
+     * returned message; the caller must receive it with {@link #mrecv}.
+     */
+    public static Message improbe(Rank me, int context, int source, int tag) {
+        Message m = me.endpoint().mailbox().take(context, source, tag);
+        if (m != null) {
+            me.endpoint().probed(m);
+        }
+        return m;
+    }
+
+    /** Matched probe (MPI_Mprobe): waits for a message the pattern accepts and removes it as {@link #improbe}. */
+    public static Message mprobe(Rank me, int context, int source, int tag, String call) {
+        ProbeWait wait = new ProbeWait(me, context, source, tag, true);
+        me.await(wait, call);
+        me.endpoint().probed(wait.found);
+        return wait.found;
+    }
+
+    /**
+     * Receives a message taken by a matched probe (MPI_Mrecv) into up to {@code capacity} items of
+     * a datatype from unit {@code index} of the buffer: an eager message is copied from its copy, a
+     * rendezvous one straight from the sender's buffer, and its sender completes. The returned
+     * request is complete (or failed: type mismatch, truncation), on the calling thread.
+     */
+    public static RecvRequest mrecv(Rank me, Message message, Object buffer, int index, int capacity, TypeMap map,
+                                    String call) {
+        RecvRequest r = new RecvRequest(me, message.context(), message.source(), message.tag(), buffer, index,
+            capacity, map, call);
+        if (me.job().config().check()) {
+            r.site = CallSite.here();
+        }
+        me.endpoint().received(message);
+        me.endpoint().transfer().matched(r, message);
+        return r;
     }
 
     /** Waits until every request is complete. */
