@@ -55,23 +55,27 @@ public final class Info implements Freeable, Cloneable {
         this.envOf = envOf;
     }
 
-    /** {@code MPI.INFO_NULL}. */
-    static Info nullInfo() {
+    /**
+     * {@code MPI.INFO_NULL}. Public for {@code mpi.MPI} only: each rank's class loader defines its own
+     * {@code MPI}, which is then in another runtime package than this class, so package access fails.
+     */
+    public static Info nullInfo() {
         return new Info(Kind.NULL, null);
     }
 
     /**
-     * {@code MPI.INFO_ENV} of a rank (null: of the calling thread's rank), computed when read.
+     * {@code MPI.INFO_ENV} of a rank (null: of the calling thread's rank), computed when read. Public
+     * for {@code mpi.MPI} only, as {@link #nullInfo}.
      */
-    static Info env(Rank rank) {
+    public static Info env(Rank rank) {
         return new Info(Kind.ENV, rank);
     }
 
     /**
      * Remembers what {@code MPI.Init} of {@code rank} was given, for {@code INFO_ENV}: the class that
-     * called it and the program's arguments.
+     * called it and the program's arguments. Public for {@code mpi.MPI} only, as {@link #nullInfo}.
      */
-    static void recordInit(Rank rank, Class<?> caller, String[] args) {
+    public static void recordInit(Rank rank, Class<?> caller, String[] args) {
         String argv = args == null ? "" : String.join(" ", args);
         rank.job().shared(new InitKey(rank.id()), k -> new InitRecord(caller == null ? "" : caller.getName(), argv));
     }
