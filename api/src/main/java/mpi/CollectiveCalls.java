@@ -3,9 +3,11 @@ package mpi;
 import org.mpjlite.smpdev.Rank;
 import org.mpjlite.smpdev.collective.CollectiveRequest;
 import org.mpjlite.smpdev.collective.Collectives;
+import org.mpjlite.smpdev.collective.InterCollectives;
 import org.mpjlite.smpdev.collective.Reduction;
 import org.mpjlite.smpdev.collective.Team;
 import org.mpjlite.smpdev.data.BasicType;
+import org.mpjlite.smpdev.diag.Tracer;
 
 /**
  * The front of every collective call of both dialects (mpiJava's {@code Allreduce} on
@@ -18,6 +20,11 @@ import org.mpjlite.smpdev.data.BasicType;
  * <p>"In place" is MPI_IN_PLACE, from Open MPI's overloads without a send buffer: at a root (or at
  * every rank for Allgather and the reductions) the contribution is taken from the receive buffer.
  *
+ * <p>On an intercommunicator the same fronts stage datatypes and serialize objects (the helpers
+ * {@link #isRoot}, {@link #ownBlock} and {@link #peers} say which buffers take part and how many
+ * blocks they hold), then {@link InterCollectiveCalls} checks the arguments by MPI's intercommunicator
+ * rules and calls the engine's {@link org.mpjlite.smpdev.collective.InterCollectives}.
+ *
  * <p>Stateless; thread-safe.
  */
 final class CollectiveCalls {
@@ -29,40 +36,75 @@ final class CollectiveCalls {
      * toString() lists the count and datatype the rank gave ({@code count=4, MPI.INT}), for the
      * engine's report of collectives that do not match; formatted only then.
      */
-    private static final class Invocation {
+    static final class Invocation {
         final String name;
         final Rank me;
         final Team team;
+        /** The calling rank's member index in {@link #team} (on an intercommunicator, of both groups). */
         final int rank;
+        /** The size of the calling rank's group. */
         final int size;
+        /** True on an intercommunicator. */
+        final boolean inter;
+        /** The ranks per-rank blocks are for: the remote group's size on an intercommunicator, else {@link #size}. */
+        final int peers;
         final CollectiveRequest request;
         /** The count shown, or -1 for none (counts per rank); with {@link #type} null, nothing is shown. */
         private int count = -1;
         private Datatype type;
+        /** The root as the program gave it on an intercommunicator ({@code root=MPI.ROOT}), or null. */
+        private String root;
         final Comm comm;
+        /** The rank's trace, or null; and when the call started. */
+        private final Tracer tracer;
+        private final long start;
+        /** The root of a rooted collective, for the trace; -1 for none. */
+        int tracedRoot = -1;
+        /** The bytes of the rank's part when counts differ per rank (the v variants), for the trace; else -1. */
+        private long bytes = -1;
 
         Invocation(Comm comm, String name, boolean nonBlocking) {
             this.comm = comm;
             this.name = name;
             this.me = comm.rank(name);
-            if (comm.remoteMembers() != null) {
-                throw new MPIException(MPI.ERR_COMM, name + ": " + comm
-                    + " is an intercommunicator; intercommunicator collectives are not supported (merge it into an "
-                    + "intracommunicator with Merge/merge first)");
-            }
-            this.team = comm.team(me);
-            this.rank = comm.rankIn(me);
+            this.inter = comm.remoteMembers() != null;
             this.size = comm.size(me);
+            if (inter) {
+                Intercomm ic = (Intercomm) comm;
+                this.team = ic.collectiveTeam(me);
+                this.rank = ic.collectiveMember(me);
+                this.peers = comm.remoteMembers().size();
+            } else {
+                this.team = comm.team(me);
+                this.rank = comm.rankIn(me);
+                this.peers = size;
+            }
             this.request = nonBlocking ? new CollectiveRequest(me) : null;
+            this.tracer = me.tracer();
+            this.start = tracer == null ? 0 : tracer.now();
         }
 
+        /**
+         * The call's result, once the engine has returned (a blocking call is complete): records the
+         * call's slice in the trace, with the count and datatype shown (none for counts per rank).
+         */
         Request result() {
+            if (tracer != null) {
+                boolean shown = count >= 0 && type != null;
+                tracer.call(name, start, true, comm.toString(), tracedRoot, Integer.MIN_VALUE, shown ? count : -1,
+                    type == null ? null : type.toString(), shown ? type.map.size() * count : bytes);
+            }
             if (request == null) {
                 return null;
             }
             Request r = new Request(me, request, null, comm);
             RequestAudit.collective(r, name, this);
             return r;
+        }
+
+        /** The rank's part is {@code units} elements of {@code type}: its bytes in the trace, when counts differ per rank. */
+        void moves(long units, BasicType type) {
+            this.bytes = units * type.size();
         }
 
         /** Shows {@code count} items of {@code type} in reports; returns this. */
@@ -72,9 +114,16 @@ final class CollectiveCalls {
             return this;
         }
 
+        /** Shows the root of an intercommunicator collective as the program gave it; returns this. */
+        Invocation showsRoot(int given) {
+            this.root = "root=" + (given == MPI.ROOT ? "MPI.ROOT" : given == MPI.PROC_NULL ? "MPI.PROC_NULL" : given);
+            return this;
+        }
+
         @Override
         public String toString() {
-            return type == null ? "" : count < 0 ? type.toString() : "count=" + count + ", " + type;
+            String data = type == null ? "" : count < 0 ? type.toString() : "count=" + count + ", " + type;
+            return root == null ? data : data.isEmpty() ? root : root + ", " + data;
         }
     }
 
@@ -95,12 +144,17 @@ final class CollectiveCalls {
                 return ObjectCollectives.bcast(c, call, nonBlocking, buf, offset, count, type, root);
             }
             if (staged(type)) {
-                Staged b = Staged.of(call, "buffer", buf, offset, count, type, c.rankIn(c.rank(call)) != root);
+                Staged b = takesPart(c, root) ? Staged.of(call, "buffer", buf, offset, count, type,
+                    !isRoot(c, c.rank(call), root)) : null;
                 return Staged.finish(bcast(c, call, nonBlocking, Staged.buffer(b, buf), Staged.offset(b, offset), count,
                     type.packed(), root), b);
             }
             Invocation k = new Invocation(c, call, nonBlocking);
+            if (k.inter) {
+                return InterCollectiveCalls.bcast(k, buf, offset, count, type, root);
+            }
             Check.root(call, root, k.size);
+            k.tracedRoot = root;
             Check.buffer(call, "buffer", buf, offset, count, units(type), type);
             if (k.rank != root) {
                 Check.writable(call, buf);
@@ -116,21 +170,27 @@ final class CollectiveCalls {
     static Request gather(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, int scount, Datatype stype,
                           Object rbuf, int roff, int rcount, Datatype rtype, int root, boolean inPlace) {
         try {
+            InterCollectiveCalls.notInPlace(c, call, inPlace, MPI.ERR_ARG);
             if (ObjectCollectives.handles(stype, rtype)) {
                 return ObjectCollectives.gather(c, call, nonBlocking, sbuf, soff, scount, stype, rbuf, roff, null,
                     rcount, null, rtype, root, inPlace);
             }
             if (staged(stype, rtype)) {
                 Rank me = c.rank(call);
-                boolean isRoot = c.rankIn(me) == root;
-                Staged s = inPlace && isRoot ? null : Staged.of(call, "send buffer", sbuf, soff, scount, stype, false);
-                Staged r = isRoot ? Staged.of(call, "receive buffer", rbuf, roff, rcount * c.size(me), rtype, true) : null;
+                Staged s = ownBlock(c, me, root, inPlace) ? Staged.of(call, "send buffer", sbuf, soff, scount, stype,
+                    false) : null;
+                Staged r = isRoot(c, me, root) ? Staged.of(call, "receive buffer", rbuf, roff, rcount * peers(c, me), rtype,
+                    true) : null;
                 return Staged.finish(gather(c, call, nonBlocking, Staged.buffer(s, sbuf), Staged.offset(s, soff), scount,
                     Staged.packed(stype), Staged.buffer(r, rbuf), Staged.offset(r, roff), rcount, Staged.packed(rtype),
                     root, inPlace), s, r);
             }
             Invocation k = new Invocation(c, call, nonBlocking);
+            if (k.inter) {
+                return InterCollectiveCalls.gather(k, sbuf, soff, scount, stype, rbuf, roff, rcount, rtype, root);
+            }
             Check.root(call, root, k.size);
+            k.tracedRoot = root;
             boolean isRoot = k.rank == root;
             if (!(inPlace && isRoot)) {
                 Check.buffer(call, "send buffer", sbuf, soff, scount, units(stype), stype);
@@ -155,22 +215,27 @@ final class CollectiveCalls {
                            Datatype stype, Object rbuf, int roff, int[] rcounts, int[] displs, Datatype rtype,
                            int root, boolean inPlace) {
         try {
+            InterCollectiveCalls.notInPlace(c, call, inPlace, MPI.ERR_ARG);
             if (ObjectCollectives.handles(stype, rtype)) {
                 return ObjectCollectives.gather(c, call, nonBlocking, sbuf, soff, scount, stype, rbuf, roff, rcounts, 0,
                     displs, rtype, root, inPlace);
             }
             if (staged(stype, rtype)) {
                 Rank me = c.rank(call);
-                boolean isRoot = c.rankIn(me) == root;
-                Staged s = inPlace && isRoot ? null : Staged.of(call, "send buffer", sbuf, soff, scount, stype, false);
-                Staged r = isRoot ? Staged.of(call, "receive buffer", rbuf, roff, Staged.span(rcounts, displs, c.size(me)),
-                    rtype, true) : null;
+                Staged s = ownBlock(c, me, root, inPlace) ? Staged.of(call, "send buffer", sbuf, soff, scount, stype,
+                    false) : null;
+                Staged r = isRoot(c, me, root) ? Staged.of(call, "receive buffer", rbuf, roff,
+                    Staged.span(rcounts, displs, peers(c, me)), rtype, true) : null;
                 return Staged.finish(gatherv(c, call, nonBlocking, Staged.buffer(s, sbuf), Staged.offset(s, soff), scount,
                     Staged.packed(stype), Staged.buffer(r, rbuf), Staged.offset(r, roff), rcounts, displs,
                     Staged.packed(rtype), root, inPlace), s, r);
             }
             Invocation k = new Invocation(c, call, nonBlocking);
+            if (k.inter) {
+                return InterCollectiveCalls.gatherv(k, sbuf, soff, scount, stype, rbuf, roff, rcounts, displs, rtype, root);
+            }
             Check.root(call, root, k.size);
+            k.tracedRoot = root;
             boolean isRoot = k.rank == root;
             if (!(inPlace && isRoot)) {
                 Check.buffer(call, "send buffer", sbuf, soff, scount, units(stype), stype);
@@ -189,6 +254,7 @@ final class CollectiveCalls {
             }
             Datatype type = isRoot ? rtype : stype;
             int sunits = inPlace && isRoot ? 0 : scount * stype.units();
+            k.moves(sunits, type.basic);
             Collectives.gatherv(k.team, k.rank, sbuf, soff, sunits, rbuf, roff, rc, rd, type.basic, root, inPlace,
                 k.request, call, k.shows(-1, type));
             return k.result();
@@ -201,21 +267,27 @@ final class CollectiveCalls {
                            Datatype stype, Object rbuf, int roff, int rcount, Datatype rtype, int root,
                            boolean inPlace) {
         try {
+            InterCollectiveCalls.notInPlace(c, call, inPlace, MPI.ERR_ARG);
             if (ObjectCollectives.handles(stype, rtype)) {
                 return ObjectCollectives.scatter(c, call, nonBlocking, sbuf, soff, null, scount, null, stype, rbuf, roff,
                     rcount, rtype, root, inPlace);
             }
             if (staged(stype, rtype)) {
                 Rank me = c.rank(call);
-                boolean isRoot = c.rankIn(me) == root;
-                Staged s = isRoot ? Staged.of(call, "send buffer", sbuf, soff, scount * c.size(me), stype, false) : null;
-                Staged r = inPlace && isRoot ? null : Staged.of(call, "receive buffer", rbuf, roff, rcount, rtype, true);
+                Staged s = isRoot(c, me, root) ? Staged.of(call, "send buffer", sbuf, soff, scount * peers(c, me), stype,
+                    false) : null;
+                Staged r = ownBlock(c, me, root, inPlace) ? Staged.of(call, "receive buffer", rbuf, roff, rcount, rtype,
+                    true) : null;
                 return Staged.finish(scatter(c, call, nonBlocking, Staged.buffer(s, sbuf), Staged.offset(s, soff), scount,
                     Staged.packed(stype), Staged.buffer(r, rbuf), Staged.offset(r, roff), rcount, Staged.packed(rtype),
                     root, inPlace), s, r);
             }
             Invocation k = new Invocation(c, call, nonBlocking);
+            if (k.inter) {
+                return InterCollectiveCalls.scatter(k, sbuf, soff, scount, stype, rbuf, roff, rcount, rtype, root);
+            }
             Check.root(call, root, k.size);
+            k.tracedRoot = root;
             boolean isRoot = k.rank == root;
             if (isRoot) {
                 Check.buffer(call, "send buffer", sbuf, soff, scount, units(stype) * k.size, stype);
@@ -241,22 +313,27 @@ final class CollectiveCalls {
                             int[] displs, Datatype stype, Object rbuf, int roff, int rcount, Datatype rtype, int root,
                             boolean inPlace) {
         try {
+            InterCollectiveCalls.notInPlace(c, call, inPlace, MPI.ERR_ARG);
             if (ObjectCollectives.handles(stype, rtype)) {
                 return ObjectCollectives.scatter(c, call, nonBlocking, sbuf, soff, scounts, 0, displs, stype, rbuf, roff,
                     rcount, rtype, root, inPlace);
             }
             if (staged(stype, rtype)) {
                 Rank me = c.rank(call);
-                boolean isRoot = c.rankIn(me) == root;
-                Staged s = isRoot ? Staged.of(call, "send buffer", sbuf, soff, Staged.span(scounts, displs, c.size(me)),
-                    stype, false) : null;
-                Staged r = inPlace && isRoot ? null : Staged.of(call, "receive buffer", rbuf, roff, rcount, rtype, true);
+                Staged s = isRoot(c, me, root) ? Staged.of(call, "send buffer", sbuf, soff,
+                    Staged.span(scounts, displs, peers(c, me)), stype, false) : null;
+                Staged r = ownBlock(c, me, root, inPlace) ? Staged.of(call, "receive buffer", rbuf, roff, rcount, rtype,
+                    true) : null;
                 return Staged.finish(scatterv(c, call, nonBlocking, Staged.buffer(s, sbuf), Staged.offset(s, soff), scounts,
                     displs, Staged.packed(stype), Staged.buffer(r, rbuf), Staged.offset(r, roff), rcount,
                     Staged.packed(rtype), root, inPlace), s, r);
             }
             Invocation k = new Invocation(c, call, nonBlocking);
+            if (k.inter) {
+                return InterCollectiveCalls.scatterv(k, sbuf, soff, scounts, displs, stype, rbuf, roff, rcount, rtype, root);
+            }
             Check.root(call, root, k.size);
+            k.tracedRoot = root;
             boolean isRoot = k.rank == root;
             int[] sc = null;
             int[] sd = null;
@@ -275,6 +352,7 @@ final class CollectiveCalls {
             }
             Datatype type = isRoot ? stype : rtype;
             int runits = inPlace && isRoot ? 0 : rcount * rtype.units();
+            k.moves(runits, type.basic);
             Collectives.scatterv(k.team, k.rank, sbuf, soff, sc, sd, rbuf, roff, runits, type.basic, root, inPlace,
                 k.request, call, k.shows(-1, type));
             return k.result();
@@ -286,18 +364,22 @@ final class CollectiveCalls {
     static Request allgather(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, int scount,
                              Datatype stype, Object rbuf, int roff, int rcount, Datatype rtype, boolean inPlace) {
         try {
+            InterCollectiveCalls.notInPlace(c, call, inPlace, MPI.ERR_ARG);
             if (ObjectCollectives.handles(stype, rtype)) {
                 return ObjectCollectives.allgather(c, call, nonBlocking, sbuf, soff, scount, stype, rbuf, roff, null,
                     rcount, null, rtype, inPlace);
             }
             if (staged(stype, rtype)) {
                 Staged s = inPlace ? null : Staged.of(call, "send buffer", sbuf, soff, scount, stype, false);
-                Staged r = Staged.of(call, "receive buffer", rbuf, roff, rcount * c.size(c.rank(call)), rtype, true);
+                Staged r = Staged.of(call, "receive buffer", rbuf, roff, rcount * peers(c, c.rank(call)), rtype, true);
                 return Staged.finish(allgather(c, call, nonBlocking, Staged.buffer(s, sbuf), Staged.offset(s, soff),
                     scount, Staged.packed(stype), Staged.buffer(r, rbuf), Staged.offset(r, roff), rcount,
                     Staged.packed(rtype), inPlace), s, r);
             }
             Invocation k = new Invocation(c, call, nonBlocking);
+            if (k.inter) {
+                return InterCollectiveCalls.allgather(k, sbuf, soff, scount, stype, rbuf, roff, rcount, rtype);
+            }
             if (!inPlace) {
                 Check.buffer(call, "send buffer", sbuf, soff, scount, units(stype), stype);
             }
@@ -317,19 +399,23 @@ final class CollectiveCalls {
                               Datatype stype, Object rbuf, int roff, int[] rcounts, int[] displs, Datatype rtype,
                               boolean inPlace) {
         try {
+            InterCollectiveCalls.notInPlace(c, call, inPlace, MPI.ERR_ARG);
             if (ObjectCollectives.handles(stype, rtype)) {
                 return ObjectCollectives.allgather(c, call, nonBlocking, sbuf, soff, scount, stype, rbuf, roff, rcounts, 0,
                     displs, rtype, inPlace);
             }
             if (staged(stype, rtype)) {
                 Staged s = inPlace ? null : Staged.of(call, "send buffer", sbuf, soff, scount, stype, false);
-                Staged r = Staged.of(call, "receive buffer", rbuf, roff, Staged.span(rcounts, displs, c.size(c.rank(call))),
-                    rtype, true);
+                Staged r = Staged.of(call, "receive buffer", rbuf, roff,
+                    Staged.span(rcounts, displs, peers(c, c.rank(call))), rtype, true);
                 return Staged.finish(allgatherv(c, call, nonBlocking, Staged.buffer(s, sbuf), Staged.offset(s, soff),
                     scount, Staged.packed(stype), Staged.buffer(r, rbuf), Staged.offset(r, roff), rcounts, displs,
                     Staged.packed(rtype), inPlace), s, r);
             }
             Invocation k = new Invocation(c, call, nonBlocking);
+            if (k.inter) {
+                return InterCollectiveCalls.allgatherv(k, sbuf, soff, scount, stype, rbuf, roff, rcounts, displs, rtype);
+            }
             if (!inPlace) {
                 Check.buffer(call, "send buffer", sbuf, soff, scount, units(stype), stype);
                 Check.sameType(call, stype, rtype);
@@ -338,6 +424,7 @@ final class CollectiveCalls {
             Check.displs(call, "displs", displs, rcounts, "receive buffer", rbuf, roff, rtype, k.size);
             Check.writable(call, rbuf);
             int sunits = inPlace ? 0 : scount * stype.units();
+            k.moves(sunits, rtype.basic);
             Collectives.allgatherv(k.team, k.rank, sbuf, soff, sunits, rbuf, roff, scaled(rcounts, rtype),
                 scaled(displs, rtype), rtype.basic, inPlace, k.request, call, k.shows(-1, rtype));
             return k.result();
@@ -354,7 +441,7 @@ final class CollectiveCalls {
                     null, rcount, null, rtype);
             }
             if (staged(stype, rtype)) {
-                int size = c.size(c.rank(call));
+                int size = peers(c, c.rank(call));
                 Staged s = Staged.of(call, "send buffer", sbuf, soff, scount * size, stype, false);
                 Staged r = Staged.of(call, "receive buffer", rbuf, roff, rcount * size, rtype, true);
                 return Staged.finish(alltoall(c, call, nonBlocking, Staged.buffer(s, sbuf), Staged.offset(s, soff), scount,
@@ -362,6 +449,9 @@ final class CollectiveCalls {
                     s, r);
             }
             Invocation k = new Invocation(c, call, nonBlocking);
+            if (k.inter) {
+                return InterCollectiveCalls.alltoall(k, sbuf, soff, scount, stype, rbuf, roff, rcount, rtype);
+            }
             Check.buffer(call, "send buffer", sbuf, soff, scount, units(stype) * k.size, stype);
             receiveBuffer(call, rbuf, roff, rcount, rtype, k.size);
             sameSignature(call, scount, stype, rcount, rtype);
@@ -382,7 +472,7 @@ final class CollectiveCalls {
                     rcounts, 0, rdispls, rtype);
             }
             if (staged(stype, rtype)) {
-                int size = c.size(c.rank(call));
+                int size = peers(c, c.rank(call));
                 Staged s = Staged.of(call, "send buffer", sbuf, soff, Staged.span(scounts, sdispls, size), stype, false);
                 Staged r = Staged.of(call, "receive buffer", rbuf, roff, Staged.span(rcounts, rdispls, size), rtype, true);
                 return Staged.finish(alltoallv(c, call, nonBlocking, Staged.buffer(s, sbuf), Staged.offset(s, soff),
@@ -390,12 +480,21 @@ final class CollectiveCalls {
                     rdispls, Staged.packed(rtype)), s, r);
             }
             Invocation k = new Invocation(c, call, nonBlocking);
+            if (k.inter) {
+                return InterCollectiveCalls.alltoallv(k, sbuf, soff, scounts, sdispls, stype, rbuf, roff, rcounts, rdispls,
+                    rtype);
+            }
             Check.counts(call, "sendcounts", scounts, k.size);
             Check.displs(call, "sdispls", sdispls, scounts, "send buffer", sbuf, soff, stype, k.size);
             Check.sameType(call, stype, rtype);
             Check.counts(call, "recvcounts", rcounts, k.size);
             Check.displs(call, "rdispls", rdispls, rcounts, "receive buffer", rbuf, roff, rtype, k.size);
             Check.writable(call, rbuf);
+            long sent = 0;
+            for (int n : scounts) {
+                sent += n;
+            }
+            k.moves(sent * stype.units(), stype.basic);
             Collectives.alltoallv(k.team, k.rank, sbuf, soff, scaled(scounts, stype), scaled(sdispls, stype), null, rbuf,
                 roff, scaled(rcounts, rtype), scaled(rdispls, rtype), null, rtype.basic, k.request, call,
                 k.shows(-1, rtype));
@@ -418,20 +517,25 @@ final class CollectiveCalls {
                 }
             }
             Invocation k = new Invocation(c, call, nonBlocking);
-            Check.counts(call, "sendcounts", scounts, k.size);
-            Check.counts(call, "recvcounts", rcounts, k.size);
+            Check.counts(call, "sendcounts", scounts, k.peers);
+            Check.counts(call, "recvcounts", rcounts, k.peers);
             Check.writable(call, rbuf);
-            int[] sc = new int[k.size];
-            int[] sd = new int[k.size];
-            int[] rc = new int[k.size];
-            int[] rd = new int[k.size];
-            BasicType[] st = new BasicType[k.size];
-            BasicType[] rt = new BasicType[k.size];
-            for (int j = 0; j < k.size; j++) {
+            int[] sc = new int[k.peers];
+            int[] sd = new int[k.peers];
+            int[] rc = new int[k.peers];
+            int[] rd = new int[k.peers];
+            BasicType[] st = new BasicType[k.peers];
+            BasicType[] rt = new BasicType[k.peers];
+            for (int j = 0; j < k.peers; j++) {
                 st[j] = perPeer(call, "send", sbuf, scounts, sdispls, stypes, j, sc, sd);
                 rt[j] = perPeer(call, "receive", rbuf, rcounts, rdispls, rtypes, j, rc, rd);
             }
-            Collectives.alltoallv(k.team, k.rank, sbuf, 0, sc, sd, st, rbuf, 0, rc, rd, rt, rt[0], k.request, call, k);
+            if (k.inter) {
+                InterCollectives.alltoallv(k.team, k.rank, sbuf, 0, sc, sd, st, null, rbuf, 0, rc, rd, rt, null, k.request,
+                    call, k);
+            } else {
+                Collectives.alltoallv(k.team, k.rank, sbuf, 0, sc, sd, st, rbuf, 0, rc, rd, rt, rt[0], k.request, call, k);
+            }
             return k.result();
         } catch (MPIException e) {
             throw c.raise(e);
@@ -464,19 +568,25 @@ final class CollectiveCalls {
     static Request reduce(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, Object rbuf, int roff,
                           int count, Datatype type, Op op, int root, boolean inPlace) {
         try {
+            InterCollectiveCalls.notInPlace(c, call, inPlace, MPI.ERR_BUFFER);
             if (ObjectCollectives.handles(type)) {
                 return ObjectCollectives.reduce(c, call, nonBlocking, sbuf, soff, rbuf, roff, count, type, op, root, inPlace);
             }
             if (staged(type)) {
                 Check.op(call, op, type);
-                boolean isRoot = c.rankIn(c.rank(call)) == root;
-                Staged s = inPlace && isRoot ? null : Staged.of(call, "send buffer", sbuf, soff, count, type, false);
-                Staged r = isRoot ? Staged.of(call, "receive buffer", rbuf, roff, count, type, true) : null;
+                Rank me = c.rank(call);
+                Staged s = ownBlock(c, me, root, inPlace) ? Staged.of(call, "send buffer", sbuf, soff, count, type, false)
+                    : null;
+                Staged r = isRoot(c, me, root) ? Staged.of(call, "receive buffer", rbuf, roff, count, type, true) : null;
                 return Staged.finish(reduce(c, call, nonBlocking, Staged.buffer(s, sbuf), Staged.offset(s, soff),
                     Staged.buffer(r, rbuf), Staged.offset(r, roff), count, type.packed(), op, root, inPlace), s, r);
             }
             Invocation k = new Invocation(c, call, nonBlocking);
+            if (k.inter) {
+                return InterCollectiveCalls.reduce(k, sbuf, soff, rbuf, roff, count, type, op, root);
+            }
             Check.root(call, root, k.size);
+            k.tracedRoot = root;
             boolean isRoot = k.rank == root;
             Reduction r = Check.op(call, op, type);
             if (!(inPlace && isRoot)) {
@@ -497,6 +607,7 @@ final class CollectiveCalls {
     static Request allreduce(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, Object rbuf, int roff,
                              int count, Datatype type, Op op, boolean inPlace) {
         try {
+            InterCollectiveCalls.notInPlace(c, call, inPlace, MPI.ERR_BUFFER);
             if (ObjectCollectives.handles(type)) {
                 return ObjectCollectives.scan(c, call, nonBlocking, sbuf, soff, rbuf, roff, count, type, op,
                     ObjectCollectives.Prefix.ALL, inPlace);
@@ -515,6 +626,11 @@ final class CollectiveCalls {
             }
             reductionBuffer(call, "receive buffer", rbuf, roff, count, units(type), type);
             Check.writable(call, rbuf);
+            if (k.inter) {
+                InterCollectives.allreduce(k.team, k.rank, sbuf, soff, rbuf, roff, count * type.units(), type.basic, r,
+                    k.request, call, k.shows(count, type));
+                return k.result();
+            }
             Collectives.allreduce(k.team, k.rank, sbuf, soff, rbuf, roff, count * type.units(), type.basic, r, inPlace,
                 k.request, call, k.shows(count, type));
             return k.result();
@@ -527,6 +643,7 @@ final class CollectiveCalls {
     static Request reduceScatter(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, Object rbuf,
                                  int roff, int[] counts, int blockCount, Datatype type, Op op, boolean inPlace) {
         try {
+            InterCollectiveCalls.notInPlace(c, call, inPlace, MPI.ERR_BUFFER);
             if (ObjectCollectives.handles(type)) {
                 return ObjectCollectives.reduceScatter(c, call, nonBlocking, sbuf, soff, rbuf, roff, counts, blockCount,
                     type, op, inPlace);
@@ -570,8 +687,15 @@ final class CollectiveCalls {
             if (!inPlace) {
                 reductionBuffer(call, "send buffer", sbuf, soff, (int) total, units(type), type);
             }
-            reductionBuffer(call, "receive buffer", rbuf, roff, inPlace ? (int) total : counts[k.rank], units(type), type);
+            reductionBuffer(call, "receive buffer", rbuf, roff, inPlace ? (int) total : counts[c.rankIn(k.me)], units(type),
+                type);
             Check.writable(call, rbuf);
+            k.moves(total * type.units(), type.basic);
+            if (k.inter) {
+                InterCollectives.reduceScatter(k.team, k.rank, sbuf, soff, rbuf, roff, scaled(counts, type), type.basic, r,
+                    k.request, call, k.shows(-1, type));
+                return k.result();
+            }
             Collectives.reduceScatter(k.team, k.rank, sbuf, soff, rbuf, roff, scaled(counts, type), type.basic, r, inPlace,
                 k.request, call, k.shows(-1, type));
             return k.result();
@@ -631,6 +755,39 @@ final class CollectiveCalls {
 
     // ---- helpers ----------------------------------------------------------------------------
 
+    /** True when the calling rank is the root: its rank is {@code root}, or {@code root} is MPI.ROOT on an intercommunicator. */
+    static boolean isRoot(Comm c, Rank me, int root) {
+        return c.remoteMembers() != null ? root == MPI.ROOT : c.rankIn(me) == root;
+    }
+
+    /** False at the ranks of a rooted intercommunicator collective that pass MPI.PROC_NULL: they pass no data. */
+    static boolean takesPart(Comm c, int root) {
+        return c.remoteMembers() == null || root != MPI.PROC_NULL;
+    }
+
+    /**
+     * True when the calling rank's own block (what it sends to a gathering root, or receives from a
+     * scattering one) takes part: every rank's but an in-place root's; on an intercommunicator, the
+     * ranks' of the group that is not the root's.
+     */
+    static boolean ownBlock(Comm c, Rank me, int root, boolean inPlace) {
+        return c.remoteMembers() != null ? root >= 0 : !(inPlace && c.rankIn(me) == root);
+    }
+
+    /** The root is a rank of the communicator, or on an intercommunicator MPI.ROOT, MPI.PROC_NULL or a remote rank. */
+    static void checkRoot(Comm c, String call, Rank me, int root) {
+        if (c.remoteMembers() != null) {
+            InterCollectiveCalls.checkRoot(call, root, c.remoteMembers().size());
+        } else {
+            Check.root(call, root, c.size(me));
+        }
+    }
+
+    /** How many ranks per-rank blocks are for: the remote group's size on an intercommunicator. */
+    static int peers(Comm c, Rank me) {
+        return c.remoteMembers() != null ? c.remoteMembers().size() : c.size(me);
+    }
+
     /**
      * True when a datatype is not contiguous (and not objects): its buffers are staged through
      * packed temporaries ({@link Staged}) and the collective runs on the packed type.
@@ -649,8 +806,8 @@ final class CollectiveCalls {
      * that the engine reads as bytes in native order, in native order: a ByteBuffer of another order
      * would be reduced on misread values.
      */
-    private static void reductionBuffer(String call, String which, Object buf, int offset, int count, int units,
-                                        Datatype type) {
+    static void reductionBuffer(String call, String which, Object buf, int offset, int count, int units,
+                                Datatype type) {
         Check.buffer(call, which, buf, offset, count, units, type);
         if (type.layout.isStruct() && buf instanceof java.nio.ByteBuffer
             && ((java.nio.ByteBuffer) buf).order() != java.nio.ByteOrder.nativeOrder()) {
@@ -661,12 +818,12 @@ final class CollectiveCalls {
     }
 
     /** Storage units per item, or 1 for a null type (the buffer check then reports it). */
-    private static int units(Datatype type) {
+    static int units(Datatype type) {
         return type == null ? 1 : type.units();
     }
 
     /** The root's (or every rank's) receive buffer of {@code size} blocks of {@code count} items. */
-    private static void receiveBuffer(String call, Object rbuf, int roff, int count, Datatype type, int size) {
+    static void receiveBuffer(String call, Object rbuf, int roff, int count, Datatype type, int size) {
         Check.buffer(call, "receive buffer", rbuf, roff, count, units(type) * size, type);
         Check.writable(call, rbuf);
     }
@@ -681,7 +838,7 @@ final class CollectiveCalls {
     }
 
     /** Counts or displacements in items as storage units (the same array for basic types). */
-    private static int[] scaled(int[] items, Datatype type) {
+    static int[] scaled(int[] items, Datatype type) {
         int u = type.units();
         if (u == 1) {
             return items;

@@ -722,7 +722,83 @@ public abstract class Comm implements Freeable, Cloneable {
         return PointToPointCalls.probe(this, "probe", source, tag, true);
     }
 
-    // ---- collectives: Open MPI Java (mpiJava's are on Intracomm; both go through CollectiveCalls) ----
+    // ---- collectives: mpiJava 1.2 (Scan is on Intracomm; both dialects go through CollectiveCalls) ----
+
+    public void Barrier() {
+        CollectiveCalls.barrier(this, "Barrier", false);
+    }
+
+    public void Bcast(Object buf, int offset, int count, Datatype type, int root) {
+        CollectiveCalls.bcast(this, "Bcast", false, buf, offset, count, type, root);
+    }
+
+    public void Gather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
+                       int recvoffset, int recvcount, Datatype recvtype, int root) {
+        CollectiveCalls.gather(this, "Gather", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+            recvcount, recvtype, root, false);
+    }
+
+    public void Gatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
+                        int recvoffset, int[] recvcount, int[] displs, Datatype recvtype, int root) {
+        CollectiveCalls.gatherv(this, "Gatherv", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+            recvcount, displs, recvtype, root, false);
+    }
+
+    public void Scatter(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
+                        int recvoffset, int recvcount, Datatype recvtype, int root) {
+        CollectiveCalls.scatter(this, "Scatter", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+            recvcount, recvtype, root, false);
+    }
+
+    public void Scatterv(Object sendbuf, int sendoffset, int[] sendcount, int[] displs, Datatype sendtype,
+                         Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
+        CollectiveCalls.scatterv(this, "Scatterv", false, sendbuf, sendoffset, sendcount, displs, sendtype, recvbuf,
+            recvoffset, recvcount, recvtype, root, false);
+    }
+
+    public void Allgather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
+                          int recvoffset, int recvcount, Datatype recvtype) {
+        CollectiveCalls.allgather(this, "Allgather", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf,
+            recvoffset, recvcount, recvtype, false);
+    }
+
+    public void Allgatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
+                           int recvoffset, int[] recvcount, int[] displs, Datatype recvtype) {
+        CollectiveCalls.allgatherv(this, "Allgatherv", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf,
+            recvoffset, recvcount, displs, recvtype, false);
+    }
+
+    public void Alltoall(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
+                         int recvoffset, int recvcount, Datatype recvtype) {
+        CollectiveCalls.alltoall(this, "Alltoall", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+            recvcount, recvtype);
+    }
+
+    public void Alltoallv(Object sendbuf, int sendoffset, int[] sendcount, int[] sdispls, Datatype sendtype,
+                          Object recvbuf, int recvoffset, int[] recvcount, int[] rdispls, Datatype recvtype) {
+        CollectiveCalls.alltoallv(this, "Alltoallv", false, sendbuf, sendoffset, sendcount, sdispls, sendtype, recvbuf,
+            recvoffset, recvcount, rdispls, recvtype);
+    }
+
+    public void Reduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype datatype,
+                       Op op, int root) {
+        CollectiveCalls.reduce(this, "Reduce", false, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op,
+            root, false);
+    }
+
+    public void Allreduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
+                          Datatype datatype, Op op) {
+        CollectiveCalls.allreduce(this, "Allreduce", false, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype,
+            op, false);
+    }
+
+    public void Reduce_scatter(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int[] recvcounts,
+                               Datatype datatype, Op op) {
+        CollectiveCalls.reduceScatter(this, "Reduce_scatter", false, sendbuf, sendoffset, recvbuf, recvoffset,
+            recvcounts, 0, datatype, op, false);
+    }
+
+    // ---- collectives: Open MPI Java (scan and exScan are on Intracomm) ----
 
     /**
      * The team last used through this communicator. A communicator object may serve several ranks

@@ -58,8 +58,8 @@ public final class Info implements Freeable, Cloneable {
     }
 
     /**
-     * {@code MPI.INFO_NULL}. Public for {@code mpi.MPI} only: each rank's class loader defines its own
-     * {@code MPI}, which is then in another runtime package than this class, so package access fails.
+     * {@code MPI.INFO_NULL}. Public only because {@code MPI}, defined in each rank's own class loader,
+     * cannot reach package-private members of this class; not part of the MPI API.
      */
     public static Info nullInfo() {
         return new Info(Kind.NULL, null);
@@ -67,7 +67,7 @@ public final class Info implements Freeable, Cloneable {
 
     /**
      * {@code MPI.INFO_ENV} of a rank (null: of the calling thread's rank), computed when read. Public
-     * for {@code mpi.MPI} only, as {@link #nullInfo}.
+     * for {@code MPI} (see {@link #nullInfo}).
      */
     public static Info env(Rank rank) {
         return new Info(Kind.ENV, rank);
@@ -75,7 +75,7 @@ public final class Info implements Freeable, Cloneable {
 
     /**
      * Remembers what {@code MPI.Init} of {@code rank} was given, for {@code INFO_ENV}: the class that
-     * called it and the program's arguments. Public for {@code mpi.MPI} only, as {@link #nullInfo}.
+     * called it and the program's arguments. Public for {@code MPI} (see {@link #nullInfo}).
      */
     public static void recordInit(Rank rank, Class<?> caller, String[] args) {
         String argv = args == null ? "" : String.join(" ", args);

@@ -2,6 +2,7 @@ package mpi;
 
 import org.mpjlite.smpdev.Membership;
 import org.mpjlite.smpdev.Rank;
+import org.mpjlite.smpdev.collective.Team;
 
 /**
  * An intercommunicator: two disjoint groups, each rank talking to the other group. {@code Size},
@@ -10,13 +11,47 @@ import org.mpjlite.smpdev.Rank;
  * Made by {@link Comm#Create_intercomm} / {@link Comm#createIntercomm}; {@link #Merge} makes an
  * intracommunicator of both groups.
  *
- * <p>Collectives on intercommunicators are not supported: they are an {@code MPI.ERR_COMM} error.
+ * <p>Collectives (MPI-3.1 §5.2.2) move data from one group to the other: a rooted one takes
+ * {@code MPI.ROOT} at the root, {@code MPI.PROC_NULL} at the other ranks of the root's group and the
+ * root's rank in the remote group at every rank of the other group; Allgather, Alltoall and
+ * Allreduce bring each group the remote group's data. Scan and Exscan, which MPI does not define on
+ * intercommunicators, are methods of {@link Intracomm} only. {@code MPI_IN_PLACE} is an
+ * {@code MPI.ERR_ARG} error ({@code MPI.ERR_BUFFER} for the reductions), as in Open MPI. Both
+ * dialects' collectives are those of {@link Comm}.
  *
  * <p>Thread-safe as MPI requires at {@code THREAD_MULTIPLE}.
  */
 public final class Intercomm extends Comm {
+    /** The collective team of both groups, made on first use. */
+    private volatile Team collectiveTeam;
+
     Intercomm(Membership local, int index, Membership remote, int context, int sendContext, String name) {
         super(local, index, remote, context, sendContext, name);
+    }
+
+    /** True when this side's group comes first in the collective team: its leader has the lower world rank. */
+    private boolean localFirst(Rank me) {
+        return members(me).worldRank(0) < remoteMembers().worldRank(0);
+    }
+
+    /**
+     * The team of both groups that runs this intercommunicator's collectives, the group whose leader
+     * has the lower world rank first (both sides agree on that), known by that group's context.
+     * Distinct from {@link #team}, the local group's, which creation, Dup and Merge use.
+     */
+    Team collectiveTeam(Rank me) {
+        Team t = collectiveTeam;
+        if (t == null) {
+            t = localFirst(me) ? Team.inter(me.job(), context, members(me), remoteMembers())
+                : Team.inter(me.job(), sendContext, remoteMembers(), members(me));
+            collectiveTeam = t;
+        }
+        return t;
+    }
+
+    /** {@code me}'s index in {@link #collectiveTeam}. */
+    int collectiveMember(Rank me) {
+        return localFirst(me) ? rankIn(me) : remoteMembers().size() + rankIn(me);
     }
 
     /** The size of the remote group. */

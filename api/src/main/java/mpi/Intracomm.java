@@ -5,8 +5,8 @@ import org.mpjlite.smpdev.Rank;
 
 /**
  * An intra-communicator: one group of ranks talking among themselves ({@code MPI.COMM_WORLD},
- * {@code MPI.COMM_SELF}). Holds mpiJava 1.2's collectives (with element offsets) and Open MPI's
- * scans; Open MPI's other collectives are on {@link Comm}. Every collective goes through the
+ * {@code MPI.COMM_SELF}). Holds the scans of both dialects, which MPI defines on intracommunicators
+ * only; the other collectives of both dialects are on {@link Comm}, for intercommunicators too. Every collective goes through the
  * shared-memory engine ({@link CollectiveCalls}) and never matches point-to-point traffic.
  */
 public class Intracomm extends Comm {
@@ -181,81 +181,7 @@ public class Intracomm extends Comm {
         return GraphComm.create(this, index, edges);
     }
 
-    // ---- collectives: mpiJava 1.2 ------------------------------------------------------------
-
-    public void Barrier() {
-        CollectiveCalls.barrier(this, "Barrier", false);
-    }
-
-    public void Bcast(Object buf, int offset, int count, Datatype type, int root) {
-        CollectiveCalls.bcast(this, "Bcast", false, buf, offset, count, type, root);
-    }
-
-    public void Gather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
-                       int recvoffset, int recvcount, Datatype recvtype, int root) {
-        CollectiveCalls.gather(this, "Gather", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
-            recvcount, recvtype, root, false);
-    }
-
-    public void Gatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
-                        int recvoffset, int[] recvcount, int[] displs, Datatype recvtype, int root) {
-        CollectiveCalls.gatherv(this, "Gatherv", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
-            recvcount, displs, recvtype, root, false);
-    }
-
-    public void Scatter(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
-                        int recvoffset, int recvcount, Datatype recvtype, int root) {
-        CollectiveCalls.scatter(this, "Scatter", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
-            recvcount, recvtype, root, false);
-    }
-
-    public void Scatterv(Object sendbuf, int sendoffset, int[] sendcount, int[] displs, Datatype sendtype,
-                         Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
-        CollectiveCalls.scatterv(this, "Scatterv", false, sendbuf, sendoffset, sendcount, displs, sendtype, recvbuf,
-            recvoffset, recvcount, recvtype, root, false);
-    }
-
-    public void Allgather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
-                          int recvoffset, int recvcount, Datatype recvtype) {
-        CollectiveCalls.allgather(this, "Allgather", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf,
-            recvoffset, recvcount, recvtype, false);
-    }
-
-    public void Allgatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
-                           int recvoffset, int[] recvcount, int[] displs, Datatype recvtype) {
-        CollectiveCalls.allgatherv(this, "Allgatherv", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf,
-            recvoffset, recvcount, displs, recvtype, false);
-    }
-
-    public void Alltoall(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
-                         int recvoffset, int recvcount, Datatype recvtype) {
-        CollectiveCalls.alltoall(this, "Alltoall", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
-            recvcount, recvtype);
-    }
-
-    public void Alltoallv(Object sendbuf, int sendoffset, int[] sendcount, int[] sdispls, Datatype sendtype,
-                          Object recvbuf, int recvoffset, int[] recvcount, int[] rdispls, Datatype recvtype) {
-        CollectiveCalls.alltoallv(this, "Alltoallv", false, sendbuf, sendoffset, sendcount, sdispls, sendtype, recvbuf,
-            recvoffset, recvcount, rdispls, recvtype);
-    }
-
-    public void Reduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype datatype,
-                       Op op, int root) {
-        CollectiveCalls.reduce(this, "Reduce", false, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op,
-            root, false);
-    }
-
-    public void Allreduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
-                          Datatype datatype, Op op) {
-        CollectiveCalls.allreduce(this, "Allreduce", false, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype,
-            op, false);
-    }
-
-    public void Reduce_scatter(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int[] recvcounts,
-                               Datatype datatype, Op op) {
-        CollectiveCalls.reduceScatter(this, "Reduce_scatter", false, sendbuf, sendoffset, recvbuf, recvoffset,
-            recvcounts, 0, datatype, op, false);
-    }
+    // ---- collectives: mpiJava 1.2 (the others, defined on intercommunicators too, are on Comm) ----
 
     public void Scan(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype datatype,
                      Op op) {

@@ -12,6 +12,7 @@ import java.nio.ShortBuffer;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.Rank;
+import org.mpjlite.smpdev.diag.Tracer;
 import org.mpjlite.smpdev.error.ErrorClass;
 
 /**
@@ -346,7 +347,12 @@ public final class MPI {
             r = Job.singleton(JobConfig.builder().build());
         }
         Intracomm.namePredefined(r.job());
+        Tracer t = r.tracer();
+        long start = t == null ? 0 : t.now();
         int provided = r.init(required, call);
+        if (t != null) {
+            t.call(call, start, false, null, -1, Integer.MIN_VALUE, -1, null, -1);
+        }
         Info.recordInit(r, StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE)
             .walk(frames -> frames.map(StackWalker.StackFrame::getDeclaringClass).filter(c -> c != MPI.class)
                 .findFirst().orElse(null)), args);
@@ -358,7 +364,12 @@ public final class MPI {
         if (r == null) {
             throw new MPIException(ERR_OTHER, "Finalize: MPI is not initialized (call MPI.Init first)");
         }
+        Tracer t = r.tracer();
+        long start = t == null ? 0 : t.now();
         r.finish("Finalize");
+        if (t != null) {
+            t.call("Finalize", start, false, null, -1, Integer.MIN_VALUE, -1, null, -1);
+        }
     }
 
     public static boolean Initialized() {

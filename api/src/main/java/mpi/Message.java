@@ -73,8 +73,14 @@ public final class Message {
         String call = "mRecv";
         Comm c = comm;
         try {
+            org.mpjlite.smpdev.diag.Tracer t = c == null ? null : c.rank(call).tracer();
+            long start = t == null ? 0 : t.now();
             RecvRequest op = receive(call, c, buf, count, type);
-            return op == null ? Status.procNull() : PointToPointCalls.received(op, call);
+            Status s = op == null ? Status.procNull() : PointToPointCalls.received(op, call, t);
+            if (t != null) {
+                PointToPointCalls.traced(t, start, call, c, s.source, s.tag, count, type);
+            }
+            return s;
         } catch (MPIException e) {
             throw c == null ? e : c.raise(e);
         }

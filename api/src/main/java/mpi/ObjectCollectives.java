@@ -13,6 +13,10 @@ import org.mpjlite.smpdev.data.ObjectSerializer;
  * copies of its own classes. Reductions on objects take a user-defined operation and combine the
  * contributions in rank order, {@code x0 op x1 op ...}.
  *
+ * <p>On an intercommunicator the same byte collectives move the blocks between the groups: a
+ * rooted call's root receives (or sends) one block per rank of the remote group, the ranks that pass
+ * {@code MPI.PROC_NULL} take no part, and reductions combine the remote group's contributions.
+ *
  * <p>mpiJava has no non-blocking collectives, and neither has this path: a non-blocking collective on
  * objects is an error. Stateless; thread-safe.
  */
@@ -75,12 +79,15 @@ final class ObjectCollectives {
                          int root) {
         blocking(call, nonBlocking, type);
         Rank me = c.rank(call);
-        boolean isRoot = c.rankIn(me) == root;
-        Check.root(call, root, c.size(me));
-        Check.buffer(call, "buffer", buf, offset, count, type.units(), type);
+        boolean isRoot = CollectiveCalls.isRoot(c, me, root);
+        CollectiveCalls.checkRoot(c, call, me, root);
+        boolean takesPart = CollectiveCalls.takesPart(c, root);
+        if (takesPart) {
+            Check.buffer(call, "buffer", buf, offset, count, type.units(), type);
+        }
         byte[] mine = isRoot ? serialize(call, buf, offset * (long) type.unit(), count, type) : null;
         byte[] bytes = bcastBytes(c, call, mine, root);
-        if (!isRoot) {
+        if (!isRoot && takesPart) {
             Check.writable(call, buf);
             deserialize(call, bytes, buf, offset * (long) type.unit(), count, type, root);
         }
@@ -92,13 +99,14 @@ final class ObjectCollectives {
                           Datatype rtype, int root, boolean inPlace) {
         blocking(call, nonBlocking, stype, rtype);
         Rank me = c.rank(call);
-        int rank = c.rankIn(me);
-        int size = c.size(me);
-        Check.root(call, root, size);
-        boolean skipOwn = inPlace && rank == root;
-        byte[] mine = skipOwn ? new byte[0] : send(call, sbuf, soff, scount, stype);
+        int size = CollectiveCalls.peers(c, me);
+        CollectiveCalls.checkRoot(c, call, me, root);
+        boolean isRoot = CollectiveCalls.isRoot(c, me, root);
+        boolean own = CollectiveCalls.ownBlock(c, me, root, inPlace);
+        boolean skipOwn = !own && isRoot;
+        byte[] mine = own ? send(call, sbuf, soff, scount, stype) : new byte[0];
         byte[][] blocks = gatherBytes(c, call, mine, root);
-        if (rank == root) {
+        if (isRoot) {
             Blocks r = receiving(call, rbuf, roff, rcounts, rcount, displs, rtype, size);
             for (int i = 0; i < size; i++) {
                 if (!(skipOwn && i == root)) {
@@ -114,11 +122,10 @@ final class ObjectCollectives {
                            boolean inPlace) {
         blocking(call, nonBlocking, stype, rtype);
         Rank me = c.rank(call);
-        int rank = c.rankIn(me);
-        int size = c.size(me);
-        Check.root(call, root, size);
+        int size = CollectiveCalls.peers(c, me);
+        CollectiveCalls.checkRoot(c, call, me, root);
         byte[][] blocks = null;
-        if (rank == root) {
+        if (CollectiveCalls.isRoot(c, me, root)) {
             Blocks s = sending(call, sbuf, soff, scounts, scount, displs, stype, size);
             blocks = new byte[size][];
             for (int i = 0; i < size; i++) {
@@ -126,7 +133,7 @@ final class ObjectCollectives {
             }
         }
         byte[] mine = scatterBytes(c, call, blocks, root);
-        if (!(inPlace && rank == root)) {
+        if (CollectiveCalls.ownBlock(c, me, root, inPlace)) {
             Check.buffer(call, "receive buffer", rbuf, roff, rcount, rtype.units(), rtype);
             Check.writable(call, rbuf);
             deserialize(call, mine, rbuf, roff * (long) rtype.unit(), rcount, rtype, root);
@@ -140,7 +147,7 @@ final class ObjectCollectives {
         blocking(call, nonBlocking, stype, rtype);
         Rank me = c.rank(call);
         int rank = c.rankIn(me);
-        int size = c.size(me);
+        int size = CollectiveCalls.peers(c, me);
         Blocks r = receiving(call, rbuf, roff, rcounts, rcount, displs, rtype, size);
         byte[] mine = inPlace ? serialize(call, rbuf, r.origin(rank), r.count(rank), rtype)
             : send(call, sbuf, soff, scount, stype);
@@ -155,7 +162,7 @@ final class ObjectCollectives {
                             int[] sdispls, Datatype stype, Object rbuf, int roff, int[] rcounts, int rcount,
                             int[] rdispls, Datatype rtype) {
         blocking(call, nonBlocking, stype, rtype);
-        int size = c.size(c.rank(call));
+        int size = CollectiveCalls.peers(c, c.rank(call));
         Blocks s = sending(call, sbuf, soff, scounts, scount, sdispls, stype, size);
         Blocks r = receiving(call, rbuf, roff, rcounts, rcount, rdispls, rtype, size);
         byte[][] out = new byte[size][];
@@ -174,12 +181,13 @@ final class ObjectCollectives {
         blocking(call, nonBlocking, type);
         org.mpjlite.smpdev.collective.Reduction r = Check.op(call, op, type);
         Rank me = c.rank(call);
-        int rank = c.rankIn(me);
-        int size = c.size(me);
-        Check.root(call, root, size);
-        byte[] mine = inPlace && rank == root ? send(call, rbuf, roff, count, type) : send(call, sbuf, soff, count, type);
+        int size = CollectiveCalls.peers(c, me);
+        CollectiveCalls.checkRoot(c, call, me, root);
+        boolean isRoot = CollectiveCalls.isRoot(c, me, root);
+        byte[] mine = inPlace && isRoot ? send(call, rbuf, roff, count, type)
+            : CollectiveCalls.ownBlock(c, me, root, false) ? send(call, sbuf, soff, count, type) : new byte[0];
         byte[][] blocks = gatherBytes(c, call, mine, root);
-        if (rank == root) {
+        if (isRoot) {
             Check.buffer(call, "receive buffer", rbuf, roff, count, type.units(), type);
             Check.writable(call, rbuf);
             Object[] result = combine(call, r, blocks, 0, size, count, type);
@@ -211,6 +219,9 @@ final class ObjectCollectives {
         } else {
             Check.counts(call, "recvcounts", cs, size);
         }
+        if (c.remoteMembers() != null) {
+            return reduceScatterInter(c, call, sbuf, soff, rbuf, roff, cs, type, r, rank);
+        }
         Object from = inPlace ? rbuf : sbuf;
         int fromOffset = inPlace ? roff : soff;
         Blocks s = sending(call, from, fromOffset, cs, 0, displacements(cs), type, size);
@@ -228,6 +239,29 @@ final class ObjectCollectives {
         return null;
     }
 
+    /**
+     * Reduce_scatter on an intercommunicator: every rank's whole vector ({@code sum(counts)} items,
+     * {@code counts} its group's) goes to every rank of the other group, which combines the remote
+     * vectors in rank order and keeps its own block.
+     */
+    private static Request reduceScatterInter(Comm c, String call, Object sbuf, int soff, Object rbuf, int roff,
+                                              int[] counts, Datatype type, org.mpjlite.smpdev.collective.Reduction r,
+                                              int rank) {
+        int[] offsets = displacements(counts);
+        int total = Math.addExact(offsets[counts.length - 1], counts[counts.length - 1]);
+        Check.buffer(call, "receive buffer", rbuf, roff, counts[rank], type.units(), type);
+        Check.writable(call, rbuf);
+        byte[][] vectors = allgatherBytes(c, call, send(call, sbuf, soff, total, type));
+        if (counts[rank] > 0) {
+            Object[] all = combine(call, r, vectors, 0, vectors.length, total, type);
+            int elements = Math.toIntExact(type.map.elements());
+            Object[] mine = java.util.Arrays.copyOfRange(all, offsets[rank] * elements,
+                (offsets[rank] + counts[rank]) * elements);
+            ObjectSerializer.place(mine, rbuf, roff * (long) type.unit(), counts[rank], type.map);
+        }
+        return null;
+    }
+
     /** Allreduce, Scan and Exscan: every contribution to every rank, each combines what it needs. */
     static Request scan(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, Object rbuf, int roff,
                         int count, Datatype type, Op op, Prefix prefix, boolean inPlace) {
@@ -235,7 +269,7 @@ final class ObjectCollectives {
         org.mpjlite.smpdev.collective.Reduction r = Check.op(call, op, type);
         Rank me = c.rank(call);
         int rank = c.rankIn(me);
-        int size = c.size(me);
+        int size = CollectiveCalls.peers(c, me);
         Check.buffer(call, "receive buffer", rbuf, roff, count, type.units(), type);
         Check.writable(call, rbuf);
         byte[] mine = inPlace ? send(call, rbuf, roff, count, type) : send(call, sbuf, soff, count, type);
@@ -340,8 +374,8 @@ final class ObjectCollectives {
 
     private static byte[][] gatherBytes(Comm c, String call, byte[] mine, int root) {
         Rank me = c.rank(call);
-        int size = c.size(me);
-        boolean isRoot = c.rankIn(me) == root;
+        int size = CollectiveCalls.peers(c, me);
+        boolean isRoot = CollectiveCalls.isRoot(c, me, root);
         int[] lengths = new int[size];
         CollectiveCalls.gather(c, call, false, new int[] {mine.length}, 0, 1, Datatype.INT, lengths, 0, 1, Datatype.INT,
             root, false);
@@ -353,7 +387,7 @@ final class ObjectCollectives {
     }
 
     private static byte[][] allgatherBytes(Comm c, String call, byte[] mine) {
-        int size = c.size(c.rank(call));
+        int size = CollectiveCalls.peers(c, c.rank(call));
         int[] lengths = new int[size];
         CollectiveCalls.allgather(c, call, false, new int[] {mine.length}, 0, 1, Datatype.INT, lengths, 0, 1,
             Datatype.INT, false);
@@ -365,7 +399,7 @@ final class ObjectCollectives {
     }
 
     private static byte[] scatterBytes(Comm c, String call, byte[][] blocks, int root) {
-        int size = c.size(c.rank(call));
+        int size = CollectiveCalls.peers(c, c.rank(call));
         int[] lengths = new int[size];
         byte[] all = new byte[0];
         if (blocks != null) {

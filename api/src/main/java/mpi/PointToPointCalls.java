@@ -3,6 +3,7 @@ package mpi;
 import org.mpjlite.smpdev.Rank;
 import org.mpjlite.smpdev.data.Copier;
 import org.mpjlite.smpdev.data.Packing;
+import org.mpjlite.smpdev.diag.Tracer;
 import org.mpjlite.smpdev.p2p.Message;
 import org.mpjlite.smpdev.p2p.PointToPoint;
 import org.mpjlite.smpdev.p2p.RecvRequest;
@@ -33,8 +34,11 @@ final class PointToPointCalls {
             Check.serializable(call, buf, offset, count, type);
         }
         try {
-            return PointToPoint.isend(me, c.target(me, dest), c.sendContext, c.rankIn(me), tag, buf, offset, count,
-                type.map, mode, call);
+            Rank to = c.target(me, dest);
+            Tracer t = me.tracer();
+            long flow = t == null ? 0 : t.sending(to.id(), type.map.size() * count);
+            return PointToPoint.isend(me, to, c.sendContext, c.rankIn(me), tag, buf, offset, count, type.map, mode,
+                call, flow);
         } catch (IllegalArgumentException e) {
             throw new MPIException(MPI.ERR_ARG, call + ": cannot serialize the send buffer: " + e.getMessage());
         }
@@ -57,9 +61,14 @@ final class PointToPointCalls {
                      SendMode mode) {
         try {
             Rank me = c.rank(call);
+            Tracer t = me.tracer();
+            long start = t == null ? 0 : t.now();
             SendRequest op = startSend(c, call, me, buf, offset, count, type, dest, tag, mode);
             if (op != null) {
                 op.await(call);
+            }
+            if (t != null) {
+                traced(t, start, call, c, dest, tag, count, type);
             }
         } catch (MPIException e) {
             throw c.raise(e);
@@ -70,9 +79,14 @@ final class PointToPointCalls {
                          SendMode mode) {
         try {
             Rank me = c.rank(call);
+            Tracer t = me.tracer();
+            long start = t == null ? 0 : t.now();
             SendRequest op = startSend(c, call, me, buf, offset, count, type, dest, tag, mode);
             Request r = new Request(me, op, op == null ? Status.procNull() : null, c);
             RequestAudit.send(r, call, c, dest, tag, buf, offset, count, type);
+            if (t != null) {
+                traced(t, start, call, c, dest, tag, count, type);
+            }
             return r;
         } catch (MPIException e) {
             throw c.raise(e);
@@ -80,29 +94,39 @@ final class PointToPointCalls {
     }
 
     /** Waits for a blocking receive and returns its status, or throws its error. */
-    static Status received(RecvRequest op, String call) {
+    static Status received(RecvRequest op, String call, Tracer t) {
         op.await(call);
+        if (t != null) {
+            t.received(op.flow());
+        }
         if (op.failed()) {
             throw op.error();
         }
         return Status.of(op);
     }
 
-    /** As {@link #received(RecvRequest, String)}, then writes the bytes received into the user's buffer. */
-    private static Status received(RecvRequest op, String call, Reinterpreted view) {
-        Status st = received(op, call);
-        if (view != null) {
-            view.writeBack();
-        }
-        return st;
+    /**
+     * Records a point-to-point call in the rank's trace: {@code peer} as the program named it, or
+     * the source of a message received from {@code MPI.ANY_SOURCE}.
+     */
+    static void traced(Tracer t, long start, String call, Comm c, int peer, int tag, int count,
+                               Datatype type) {
+        t.call(call, start, false, c.toString(), peer, tag, count, type.toString(), type.map.size() * count);
     }
 
     static Status recv(Comm c, String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
         try {
             Rank me = c.rank(call);
+            Tracer t = me.tracer();
+            long start = t == null ? 0 : t.now();
             Reinterpreted view = Reinterpreted.forRecv(call, buf, offset, count, type);
             RecvRequest op = startRecv(c, call, me, Reinterpreted.buffer(view, buf), offset, count, type, source, tag);
-            return op == null ? Status.procNull() : received(op, call, view);
+            Status s = op == null ? Status.procNull() : received(op, call, t);
+            Reinterpreted.writeBack(view);
+            if (t != null) {
+                traced(t, start, call, c, op == null ? source : s.source, op == null ? tag : s.tag, count, type);
+            }
+            return s;
         } catch (MPIException e) {
             throw c.raise(e);
         }
@@ -111,6 +135,8 @@ final class PointToPointCalls {
     static Request irecv(Comm c, String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
         try {
             Rank me = c.rank(call);
+            Tracer t = me.tracer();
+            long start = t == null ? 0 : t.now();
             Reinterpreted view = Reinterpreted.forRecv(call, buf, offset, count, type);
             RecvRequest op = startRecv(c, call, me, Reinterpreted.buffer(view, buf), offset, count, type, source, tag);
             Request r = new Request(me, op, op == null ? Status.procNull() : null, c);
@@ -118,6 +144,9 @@ final class PointToPointCalls {
                 r.onCompletion = view::writeBack;
             }
             RequestAudit.receive(r, call, c, source, tag, count, type);
+            if (t != null) {
+                traced(t, start, call, c, source, tag, count, type);
+            }
             return r;
         } catch (MPIException e) {
             throw c.raise(e);
@@ -159,13 +188,21 @@ final class PointToPointCalls {
                            Object rbuf, int roff, int rcount, Datatype rtype, int source, int rtag) {
         try {
             Rank me = c.rank(call);
+            Tracer t = me.tracer();
+            long start = t == null ? 0 : t.now();
             Reinterpreted view = Reinterpreted.forRecv(call, rbuf, roff, rcount, rtype);
             RecvRequest r = startRecv(c, call, me, Reinterpreted.buffer(view, rbuf), roff, rcount, rtype, source, rtag);
             SendRequest s = startSend(c, call, me, sbuf, soff, scount, stype, dest, stag, SendMode.STANDARD);
             if (s != null) {
                 s.await(call);
             }
-            return r == null ? Status.procNull() : received(r, call, view);
+            Status st = r == null ? Status.procNull() : received(r, call, t);
+            Reinterpreted.writeBack(view);
+            if (t != null) {
+                // The slice shows the send's side; the flows show both messages.
+                traced(t, start, call, c, dest, stag, scount, stype);
+            }
+            return st;
         } catch (MPIException e) {
             throw c.raise(e);
         }
@@ -204,8 +241,18 @@ final class PointToPointCalls {
             if (source == MPI.PROC_NULL) {
                 return Status.procNull();
             }
+            Tracer t = me.tracer();
+            long start = t == null ? 0 : t.now();
             Message m = blocking ? PointToPoint.probe(me, c.context, source, tag, call)
                 : PointToPoint.iprobe(me, c.context, source, tag);
+            if (t != null) {
+                // An Iprobe that finds nothing counts its time only: a polling loop would fill the trace.
+                if (m == null) {
+                    t.untraced(start);
+                } else {
+                    t.call(call, start, false, c.toString(), m.source(), m.tag(), m.count(), null, m.bytes());
+                }
+            }
             return m == null ? null : Status.of(m);
         } catch (MPIException e) {
             throw c.raise(e);

@@ -71,6 +71,13 @@ final class Reinterpreted {
         copy(user, bytes, elements, false);
     }
 
+    /** Writes the received bytes back into the user's buffer, if the receive used a copy. */
+    static void writeBack(Reinterpreted r) {
+        if (r != null) {
+            r.writeBack();
+        }
+    }
+
     /** True for a call of Open MPI's dialect, whose method names are camel case. */
     static boolean openMpi(String call) {
         return Character.isLowerCase(call.charAt(0));

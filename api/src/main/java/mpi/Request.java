@@ -1,7 +1,9 @@
 package mpi;
 
 import org.mpjlite.smpdev.Rank;
+import org.mpjlite.smpdev.diag.Tracer;
 import org.mpjlite.smpdev.p2p.PointToPoint;
+import org.mpjlite.smpdev.p2p.RecvRequest;
 
 /**
  * A non-blocking operation: wait for it, test it, cancel it. Both dialects: mpiJava's
@@ -76,6 +78,10 @@ public class Request {
         Status s;
         if (r != null) {
             s = Status.of(r);
+            Tracer t = rank.tracer();
+            if (t != null && r instanceof RecvRequest) {
+                t.received(((RecvRequest) r).flow());
+            }
         } else if (preset != null) {
             s = preset;
         } else {
@@ -107,11 +113,37 @@ public class Request {
     }
 
     Status await(String call) {
+        long start = traceStart(rank);
         if (op != null) {
             rank.checkCaller(call);
             op.await(call);
         }
-        return collect();
+        Status s = collect();
+        traced(rank, call, start);
+        return s;
+    }
+
+    /** The start of a wait or test of {@code rank}'s requests when its calls are traced, else 0. */
+    private static long traceStart(Rank rank) {
+        Tracer t = rank == null ? null : rank.tracer();
+        return t == null ? 0 : t.now();
+    }
+
+    /**
+     * Records a wait or test that started at {@code start} (0: not traced) in the rank's trace; its
+     * slice covers the blocked time and ends the flows of the receives it completed.
+     */
+    private static void traced(Rank rank, String call, long start) {
+        if (start != 0) {
+            rank.tracer().call(call, start, false, null, -1, Integer.MIN_VALUE, -1, null, -1);
+        }
+    }
+
+    /** A test that started at {@code start} (0: not traced) completed nothing: its time only is counted. */
+    private static void untraced(Rank rank, long start) {
+        if (start != 0) {
+            rank.tracer().untraced(start);
+        }
     }
 
     // ---- mpiJava 1.2 ------------------------------------------------------------------------
@@ -123,7 +155,22 @@ public class Request {
 
     /** The status if complete (the request is then done), else null. */
     public Status Test() {
-        return ready("Test") ? collect() : null;
+        return test("Test");
+    }
+
+    /**
+     * The status if complete (the request is then done), else null. Traced only when it completes
+     * the request: a polling loop would fill the trace with empty tests (their time still counts).
+     */
+    private Status test(String call) {
+        long start = traceStart(rank);
+        if (!ready(call)) {
+            untraced(rank, start);
+            return null;
+        }
+        Status s = collect();
+        traced(rank, call, start);
+        return s;
     }
 
     /** Tries to cancel the operation; wait for it afterwards and ask {@link Status#Test_cancelled()}. */
@@ -149,11 +196,14 @@ public class Request {
     }
 
     public static Status[] Waitall(Request[] requests) {
+        Rank rank = rankOf(requests);
+        long start = traceStart(rank);
         awaitAll(requests, "Waitall");
         Status[] out = new Status[requests.length];
         for (int i = 0; i < requests.length; i++) {
             out[i] = requests[i] == null ? new Status() : requests[i].collect();
         }
+        traced(rank, "Waitall", start);
         return out;
     }
 
@@ -162,25 +212,42 @@ public class Request {
      * is active, returns an empty status with {@code index == MPI.UNDEFINED}.
      */
     public static Status Waitany(Request[] requests) {
+        Rank rank = rankOf(requests);
+        long start = traceStart(rank);
         int i = awaitAny(requests, "Waitany");
         if (i < 0) {
             return new Status().withIndex(MPI.UNDEFINED);
         }
-        return requests[i].collect().withIndex(i);
+        Status s = requests[i].collect().withIndex(i);
+        traced(rank, "Waitany", start);
+        return s;
     }
 
     /** Waits until at least one request completes; returns the statuses of all that have. */
     public static Status[] Waitsome(Request[] requests) {
-        if (awaitAny(requests, "Waitsome") < 0) {
-            return new Status[0];
+        Status[] s = waitSome(requests, "Waitsome");
+        return s == null ? new Status[0] : s;
+    }
+
+    /** Waits until at least one request completes; the statuses of all that have, or null if none is active. */
+    private static Status[] waitSome(Request[] requests, String call) {
+        Rank rank = rankOf(requests);
+        long start = traceStart(rank);
+        if (awaitAny(requests, call) < 0) {
+            return null;
         }
-        return collectComplete(requests);
+        Status[] s = collectComplete(requests);
+        traced(rank, call, start);
+        return s;
     }
 
     /** Every status if all are complete, else null. */
     public static Status[] Testall(Request[] requests) {
+        Rank rank = rankOf(requests);
+        long start = traceStart(rank);
         for (Request r : requests) {
             if (r != null && !r.ready("Testall")) {
+                untraced(rank, start);
                 return null;
             }
         }
@@ -188,6 +255,7 @@ public class Request {
         for (int i = 0; i < requests.length; i++) {
             out[i] = requests[i] == null ? new Status() : requests[i].collect();
         }
+        traced(rank, "Testall", start);
         return out;
     }
 
@@ -201,9 +269,13 @@ public class Request {
             Request r = requests[i];
             if (r != null && r.isActive()) {
                 anyActive = true;
+                long start = traceStart(r.rank);
                 if (r.ready("Testany")) {
-                    return r.collect().withIndex(i);
+                    Status s = r.collect().withIndex(i);
+                    traced(r.rank, "Testany", start);
+                    return s;
                 }
+                untraced(r.rank, start);
             }
         }
         return anyActive ? null : new Status().withIndex(MPI.UNDEFINED);
@@ -211,12 +283,20 @@ public class Request {
 
     /** The statuses of the requests complete now (possibly none). */
     public static Status[] Testsome(Request[] requests) {
+        Rank rank = rankOf(requests);
+        long start = traceStart(rank);
         for (Request r : requests) {
             if (r != null) {
                 r.ready("Testsome");
             }
         }
-        return collectComplete(requests);
+        Status[] s = collectComplete(requests);
+        if (s.length > 0) {
+            traced(rank, "Testsome", start);
+        } else {
+            untraced(rank, start);
+        }
+        return s;
     }
 
     // ---- Open MPI Java ----------------------------------------------------------------------
@@ -231,15 +311,11 @@ public class Request {
 
     /** True if complete (the request is then done). */
     public final boolean test() {
-        if (ready("test")) {
-            collect();
-            return true;
-        }
-        return false;
+        return test("test") != null;
     }
 
     public final Status testStatus() {
-        return ready("testStatus") ? collect() : null;
+        return test("testStatus");
     }
 
     /** The status if complete, without completing the request (MPI_Request_get_status); else null. */
@@ -288,10 +364,7 @@ public class Request {
     }
 
     public static Status[] waitSomeStatus(Request[] requests) {
-        if (awaitAny(requests, "waitSome") < 0) {
-            return null;
-        }
-        return collectComplete(requests);
+        return waitSome(requests, "waitSome");
     }
 
     public static boolean testAll(Request[] requests) {

@@ -117,6 +117,22 @@ public final class MpjLite {
             return this;
         }
 
+        /**
+         * Writes a timeline of the job to {@code file} when it ends, also when it fails or deadlocks,
+         * as {@code mpjrun --trace}: Chrome Trace Event JSON for ui.perfetto.dev or
+         * {@code chrome://tracing}. Null (the default) for none.
+         */
+        public Options trace(java.nio.file.Path file) {
+            config.trace(file);
+            return this;
+        }
+
+        /** Events a trace keeps per rank, the most recent ({@code mpjrun --trace-limit}; default 1,000,000). */
+        public Options traceLimit(int events) {
+            config.traceLimit(events);
+            return this;
+        }
+
         /** Turns the deadlock detector off (it is on by default). */
         public Options deadlockDetection(boolean on) {
             config.deadlockDetection(on);

@@ -64,6 +64,13 @@ final class LaunchOptions {
         "                               non-blocking send is pending is an error; requests never",
         "                               completed are listed at Finalize; reports name the line of",
         "                               every non-blocking call and of the send of a mismatched message",
+        "  --trace FILE                 write a timeline of every rank's MPI calls and messages to",
+        "                               FILE when the job ends (Chrome Trace Event JSON: open it in",
+        "                               ui.perfetto.dev or chrome://tracing); off by default",
+        "  --trace-limit N              events kept per rank, the most recent (default 1000000)",
+        "  --stats[=FILE.png]           at the end print per rank the time in MPI and outside it, its",
+        "                               collectives, and the messages and bytes between ranks;",
+        "                               with FILE.png also draw the bytes as a heat map",
         "  --no-deadlock-detection      do not stop the job when every rank is blocked in MPI",
         "                               (detection is on by default and costs a look ten times a",
         "                               second; without it a deadlocked job waits for --timeout)",
@@ -83,9 +90,16 @@ final class LaunchOptions {
     private final List<Path> classpath;
     private final String program;
     private final List<String> programArgs;
+    private final Path statsImage;
 
     private LaunchOptions(Action action, JobConfig config, List<Path> classpath, String program,
                           List<String> programArgs) {
+        this(action, config, classpath, program, programArgs, null);
+    }
+
+    private LaunchOptions(Action action, JobConfig config, List<Path> classpath, String program,
+                          List<String> programArgs, Path statsImage) {
+        this.statsImage = statsImage;
         this.action = action;
         this.config = config;
         this.classpath = classpath;
@@ -99,6 +113,7 @@ final class LaunchOptions {
         PoolStrategy pool = PoolStrategy.BUDDY1;
         StorageKind storage = StorageKind.HEAP;
         List<Path> classpath = null;
+        Path statsImage = null;
         int i = 0;
         while (i < args.length && args[i].startsWith("-") && args[i].length() > 1) {
             String name = args[i++];
@@ -119,6 +134,12 @@ final class LaunchOptions {
                     continue;
                 case "--check":
                     config.check(true);
+                    continue;
+                case "--stats":
+                    config.stats(true);
+                    if (inlineValue != null) {
+                        statsImage = parseImage(name, inlineValue);
+                    }
                     continue;
                 case "--no-deadlock-detection":
                     if (inlineValue != null) {
@@ -142,7 +163,7 @@ final class LaunchOptions {
             switch (name) {
                 case "-np":
                 case "-n":
-                    config.ranks(parseRanks(name, value));
+                    config.ranks(parsePositive(name, value, "ranks"));
                     break;
                 case "-cp":
                 case "-classpath":
@@ -170,6 +191,12 @@ final class LaunchOptions {
                 case "--stack-size":
                     config.stackSize(parseSize(name, value));
                     break;
+                case "--trace":
+                    config.trace(parsePath(name, value));
+                    break;
+                case "--trace-limit":
+                    config.traceLimit(parsePositive(name, value, "events"));
+                    break;
                 default:
                     throw new AssertionError(name);
             }
@@ -179,7 +206,26 @@ final class LaunchOptions {
         }
         String program = args[i++];
         List<String> programArgs = List.copyOf(Arrays.asList(args).subList(i, args.length));
-        return new LaunchOptions(Action.RUN, config.pool(pool, storage).build(), classpath, program, programArgs);
+        return new LaunchOptions(Action.RUN, config.pool(pool, storage).build(), classpath, program, programArgs,
+            statsImage);
+    }
+
+    private static Path parsePath(String option, String value) throws UsageException {
+        try {
+            if (!value.isEmpty()) {
+                return Path.of(value);
+            }
+        } catch (InvalidPathException e) {
+            throw new UsageException(option + ": bad file name '" + value + "': " + e.getReason());
+        }
+        throw new UsageException("option " + option + " needs a file name");
+    }
+
+    private static Path parseImage(String option, String value) throws UsageException {
+        if (!value.toLowerCase(Locale.ROOT).endsWith(".png")) {
+            throw new UsageException(option + " draws a PNG image: the file name must end in .png, not '" + value + "'");
+        }
+        return parsePath(option, value);
     }
 
     private static java.time.Duration parseSeconds(String option, String value) throws UsageException {
@@ -208,13 +254,16 @@ final class LaunchOptions {
             case "--wait":
             case "--timeout":
             case "--stack-size":
+            case "--trace":
+            case "--trace-limit":
                 return true;
             default:
                 return false;
         }
     }
 
-    private static int parseRanks(String option, String value) throws UsageException {
+    /** A count of at least 1 of {@code what} (ranks, events). */
+    private static int parsePositive(String option, String value, String what) throws UsageException {
         try {
             int n = Integer.parseInt(value.trim());
             if (n >= 1) {
@@ -223,7 +272,7 @@ final class LaunchOptions {
         } catch (NumberFormatException e) {
             // reported below, with the same message as a number below 1
         }
-        throw new UsageException(option + " needs a number of ranks of at least 1, not '" + value + "'");
+        throw new UsageException(option + " needs a number of " + what + " of at least 1, not '" + value + "'");
     }
 
     private static List<Path> parseClasspath(String value) throws UsageException {
@@ -294,5 +343,10 @@ final class LaunchOptions {
 
     List<String> programArgs() {
         return programArgs;
+    }
+
+    /** Where {@code --stats=FILE.png} draws the heat map of bytes between ranks; null: no image. */
+    Path statsImage() {
+        return statsImage;
     }
 }

@@ -3,6 +3,7 @@ package org.mpjlite.run;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.Properties;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.JobConfig;
@@ -77,7 +78,24 @@ public final class MpjRun {
             if (!result.succeeded()) {
                 FailureReport.print(result.failure(), err);
             }
+            if (config.stats()) {
+                printStats(job, options, err);
+            }
             return result.exitCode();
+        }
+    }
+
+    /** {@code --stats}: the summary on {@code err}, and the heat map when a file is given. */
+    private static void printStats(Job job, LaunchOptions options, PrintStream err) {
+        err.print(StatsReport.format(job));
+        Path image = options.statsImage();
+        if (image != null) {
+            try {
+                HeatMap.write(StatsReport.bytes(job), "point-to-point bytes between ranks", image);
+                err.println("mpjrun: heat map of the bytes between ranks written to " + image);
+            } catch (IOException | RuntimeException e) {
+                err.println("mpjrun: cannot write the heat map " + image + ": " + e.getMessage());
+            }
         }
     }
 

@@ -69,6 +69,25 @@ class LaunchOptionsTest {
     }
 
     @Test
+    void parsesTraceAndStats() throws Exception {
+        LaunchOptions o = LaunchOptions.parse("--trace", "run.json", "--trace-limit=500", "--stats", "X");
+        assertEquals(Path.of("run.json"), o.config().trace());
+        assertEquals(500, o.config().traceLimit());
+        assertTrue(o.config().stats());
+        assertEquals(null, o.statsImage());
+        LaunchOptions image = LaunchOptions.parse("--stats=m.png", "X");
+        assertTrue(image.config().stats());
+        assertEquals(Path.of("m.png"), image.statsImage());
+        LaunchOptions none = LaunchOptions.parse("X");
+        assertEquals(null, none.config().trace());
+        assertEquals(1_000_000, none.config().traceLimit());
+        assertFalse(none.config().stats());
+        assertThrows(UsageException.class, () -> LaunchOptions.parse("--stats=m.txt", "X"));
+        assertThrows(UsageException.class, () -> LaunchOptions.parse("--trace-limit", "0", "X"));
+        assertThrows(UsageException.class, () -> LaunchOptions.parse("--trace=", "X"));
+    }
+
+    @Test
     void parsesByteSizes() throws Exception {
         assertEquals(4096, LaunchOptions.parseSize("x", "4096"));
         assertEquals(16 * 1024, LaunchOptions.parseSize("x", "16k"));

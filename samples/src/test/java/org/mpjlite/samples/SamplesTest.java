@@ -60,7 +60,7 @@ class SamplesTest {
         return mpjrun(ranks, command.toArray(new String[0]));
     }
 
-    private static String samplesClasses() {
+    static String samplesClasses() {
         try {
             return Path.of(mpijava.Hello.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
         } catch (URISyntaxException e) {

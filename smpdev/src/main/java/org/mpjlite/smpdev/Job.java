@@ -6,6 +6,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import mpjbuf.BufferFactory;
 import org.mpjlite.smpdev.diag.Awaited;
 import org.mpjlite.smpdev.diag.JobReport;
+import org.mpjlite.smpdev.diag.TraceFile;
+import org.mpjlite.smpdev.diag.Tracer;
 import org.mpjlite.smpdev.error.ErrorClass;
 import org.mpjlite.smpdev.error.Errors;
 import org.mpjlite.smpdev.p2p.Transfer;
@@ -38,6 +40,8 @@ public final class Job {
     private final BufferFactory buffers;
     private final AtomicInteger registered = new AtomicInteger();
     private final AtomicReference<RankFailure> failure = new AtomicReference<>();
+    /** When the failure happened, {@link System#nanoTime()}: for the trace. Written once, after the failure. */
+    private volatile long failedAt;
     private final java.util.concurrent.ConcurrentHashMap<Object, Object> shared =
         new java.util.concurrent.ConcurrentHashMap<>();
     /** Runs and watches the rank threads when the job runs them ({@link #run(RankTask)}). */
@@ -54,8 +58,9 @@ public final class Job {
         this.waitStrategy = WaitStrategy.forMode(config.waitMode(), config.ranks(),
             Tunables.SPIN_NANOS, Tunables.SPIN_YIELDS, Tunables.SPINS_PER_CHECK);
         this.ranks = new Rank[config.ranks()];
+        long origin = System.nanoTime();
         for (int i = 0; i < ranks.length; i++) {
-            ranks[i] = new Rank(this, i);
+            ranks[i] = new Rank(this, i, origin);
         }
         this.world = new Membership(ranks);
     }
@@ -80,7 +85,38 @@ public final class Job {
 
     /** Runs this job's ranks, one thread each running {@code task}, as {@link #run(JobConfig, RankTask)}. */
     public JobResult run(RankTask task) {
-        return supervisor.run(task);
+        JobResult result = supervisor.run(task);
+        if (config.trace() != null) {
+            try {
+                writeTrace(config.trace());
+            } catch (java.io.UncheckedIOException e) {
+                // The job's outcome stands; the missing trace is worth a warning, not a failure.
+                config.warnings().accept(e.getMessage());
+            }
+        }
+        return result;
+    }
+
+    /**
+     * Writes the timeline of the job to {@code file} (see {@link TraceFile}), with the report of its
+     * failure, if it failed, as an instant event on the failed rank's track (rank 0's for a
+     * deadlock or time limit). Called once the ranks have stopped, when {@link JobConfig#trace()} is set.
+     *
+     * @throws java.io.UncheckedIOException if the file cannot be written
+     */
+    private void writeTrace(java.nio.file.Path file) {
+        List<Tracer> tracers = new java.util.ArrayList<>();
+        for (Rank r : ranks) {
+            tracers.add(r.tracer());
+        }
+        RankFailure f = failure.get();
+        if (f != null) {
+            Tracer at = tracers.get(Math.max(f.rank(), 0));
+            String text = f.isStuck() ? f.cause().getMessage() : f.describe();
+            at.instant(f.isDeadlock() ? "deadlock" : f.isStuck() ? "timeout" : f.isAbort() ? "Abort" : "failure",
+                failedAt, text);
+        }
+        TraceFile.writeUnchecked(file, tracers, config.traceLimit());
     }
 
     /**
@@ -280,7 +316,9 @@ public final class Job {
         int code = cause instanceof AbortSignal ? ((AbortSignal) cause).code()
             : cause instanceof StuckJobException ? ((StuckJobException) cause).exitCode()
             : RankFailure.EXCEPTION_EXIT_CODE;
+        long now = System.nanoTime();
         if (failure.compareAndSet(null, new RankFailure(rank, cause, code))) {
+            failedAt = now;
             wakeAll();
             supervisor.jobFailed();
         }

@@ -23,6 +23,9 @@ public final class JobConfig {
     private final boolean check;
     private final long stackSize;
     private final java.util.function.Consumer<String> warnings;
+    private final java.nio.file.Path trace;
+    private final int traceLimit;
+    private final boolean stats;
 
     private JobConfig(Builder b) {
         this.ranks = b.ranks;
@@ -37,6 +40,9 @@ public final class JobConfig {
         this.check = b.check;
         this.stackSize = b.stackSize;
         this.warnings = b.warnings;
+        this.trace = b.trace;
+        this.traceLimit = b.traceLimit;
+        this.stats = b.stats;
     }
 
     public static Builder builder() {
@@ -47,7 +53,7 @@ public final class JobConfig {
         return new Builder().ranks(ranks).matching(matching).eagerThreshold(eagerThreshold)
             .pool(poolStrategy, storageKind).waitMode(waitMode).shutdownGrace(shutdownGrace)
             .deadlockDetection(deadlockDetection).timeout(timeout).check(check)
-            .stackSize(stackSize).warnings(warnings);
+            .stackSize(stackSize).warnings(warnings).trace(trace).traceLimit(traceLimit).stats(stats);
     }
 
     public int ranks() {
@@ -113,6 +119,29 @@ public final class JobConfig {
         return warnings;
     }
 
+    /**
+     * Where the job's timeline goes when it ends ({@code mpjrun --trace}), as Chrome Trace Event JSON
+     * (see {@link org.mpjlite.smpdev.diag.TraceFile}); null: no trace, and no cost.
+     */
+    public java.nio.file.Path trace() {
+        return trace;
+    }
+
+    /** Events a trace keeps per rank, the most recent ones ({@code --trace-limit}). */
+    public int traceLimit() {
+        return traceLimit;
+    }
+
+    /** Whether ranks count their time in MPI and the messages they send ({@code mpjrun --stats}). */
+    public boolean stats() {
+        return stats;
+    }
+
+    /** Whether ranks record what they do: a trace or statistics is asked for. */
+    public boolean recording() {
+        return trace != null || stats;
+    }
+
     @Override
     public String toString() {
         return "JobConfig{ranks=" + ranks + ", matching=" + matching + ", eagerThreshold=" + eagerThreshold
@@ -133,6 +162,9 @@ public final class JobConfig {
         private boolean check;
         private long stackSize = Tunables.DEFAULT_STACK_SIZE;
         private java.util.function.Consumer<String> warnings = w -> System.err.println("mpjrun: warning: " + w);
+        private java.nio.file.Path trace;
+        private int traceLimit = org.mpjlite.smpdev.diag.Tracer.DEFAULT_LIMIT;
+        private boolean stats;
 
         private Builder() {
         }
@@ -204,6 +236,27 @@ public final class JobConfig {
         /** Where warnings go: each is one message, without a prefix. */
         public Builder warnings(java.util.function.Consumer<String> sink) {
             this.warnings = Objects.requireNonNull(sink);
+            return this;
+        }
+
+        /** Writes a timeline of the job to {@code file} when it ends (see {@link JobConfig#trace()}); null: none. */
+        public Builder trace(java.nio.file.Path file) {
+            this.trace = file;
+            return this;
+        }
+
+        /** Events a trace keeps per rank, the most recent; at least 1. */
+        public Builder traceLimit(int events) {
+            if (events < 1) {
+                throw new IllegalArgumentException("trace limit must be at least 1 event, was " + events);
+            }
+            this.traceLimit = events;
+            return this;
+        }
+
+        /** Counts time in MPI and messages per rank (see {@link JobConfig#stats()}). */
+        public Builder stats(boolean on) {
+            this.stats = on;
             return this;
         }
 

@@ -47,6 +47,16 @@ public final class Membership {
         return me.job().shared(new SelfKey(me.id()), k -> new Membership(new Rank[] {me}));
     }
 
+    /**
+     * The members of both groups of an intercommunicator, {@code first}'s then {@code second}'s (its
+     * collective team's members). A new instance: callers share it through the team they make of it.
+     */
+    public static Membership union(Membership first, Membership second) {
+        Rank[] both = Arrays.copyOf(first.ranks, first.ranks.length + second.ranks.length);
+        System.arraycopy(second.ranks, 0, both, first.ranks.length, second.ranks.length);
+        return new Membership(both);
+    }
+
     public int size() {
         return ranks.length;
     }

@@ -3,6 +3,7 @@ package org.mpjlite.smpdev;
 import org.mpjlite.smpdev.diag.BlockedCall;
 import org.mpjlite.smpdev.diag.FinalizeReport;
 import org.mpjlite.smpdev.diag.OpenRequests;
+import org.mpjlite.smpdev.diag.Tracer;
 import org.mpjlite.smpdev.error.ErrorClass;
 import org.mpjlite.smpdev.error.Errors;
 import org.mpjlite.smpdev.p2p.Endpoint;
@@ -63,12 +64,23 @@ public final class Rank implements Waiter {
     private volatile boolean finished;
     /** Requests the program has not completed, under {@code --check} only; else null. */
     private final OpenRequests openRequests;
+    /** What this rank's calls do, under {@code --trace} or {@code --stats}; else null. */
+    private final Tracer tracer;
 
-    Rank(Job job, int id) {
+    /** @param origin the job's time zero ({@link System#nanoTime()}), for the times of a trace */
+    Rank(Job job, int id, long origin) {
         this.job = job;
         this.id = id;
         this.endpoint = new Endpoint(this, job.transfer(), job.config().matching() == MatchingKind.LOCKED);
         this.openRequests = job.config().check() ? new OpenRequests() : null;
+        JobConfig c = job.config();
+        this.tracer = !c.recording() ? null
+            : new Tracer(this, c.ranks(), origin, c.trace() == null ? 0 : c.traceLimit());
+    }
+
+    /** The recorder of this rank's calls under {@code --trace} or {@code --stats}; null when both are off. */
+    public Tracer tracer() {
+        return tracer;
     }
 
     /** The rank bound to the calling thread, or null. */
@@ -276,6 +288,11 @@ public final class Rank implements Waiter {
     }
 
     @Override
+    public void parking(Object token) {
+        ((BlockedCall) token).countPark();
+    }
+
+    @Override
     public void leaveBlocked(Object token) {
         BlockedCall b = (BlockedCall) token;
         blocked.remove(b.thread(), b);
@@ -287,6 +304,9 @@ public final class Rank implements Waiter {
     }
 
     void markFinished() {
+        if (tracer != null) {
+            tracer.finished();
+        }
         finished = true;
     }
 

@@ -319,19 +319,27 @@ public final class Collectives {
         t.run(s, me, (slot, m) -> {
             Part dst = slot.parts[m];
             for (int j = 0; j < n; j++) {
-                Part src = slot.parts[j];
-                int count = src.sendCounts[m];
-                checkFits(count, dst.recvCounts[j], j, call);
-                BasicType st = src.sendTypes == null ? type : src.sendTypes[m];
-                BasicType rt = dst.recvTypes == null ? type : dst.recvTypes[j];
-                if (count > 0 && !rt.receives(st)) {
-                    throw new KernelError(ErrorClass.ERR_TYPE, call + ": rank " + j + " sends " + st.mpiName()
-                        + " where rank " + m + " receives " + rt.mpiName());
-                }
-                Copier.copy(src.send, src.sendIndex + src.sendDispls[m], dst.recv, dst.recvIndex + dst.recvDispls[j],
-                    count, rt);
+                alltoallvBlock(slot.parts[j], j, dst, m, type, call);
             }
         }, false, request, call);
+    }
+
+    /**
+     * Alltoallv's block from the member of part {@code src}, rank {@code from}, to the member of part
+     * {@code dst}, rank {@code to} (ranks as each indexes the other's blocks: on an intercommunicator,
+     * in the remote group); null per-peer types mean {@code type}.
+     */
+    static void alltoallvBlock(Part src, int from, Part dst, int to, BasicType type, String call) {
+        int count = src.sendCounts[to];
+        checkFits(count, dst.recvCounts[from], from, call);
+        BasicType st = src.sendTypes == null ? type : src.sendTypes[to];
+        BasicType rt = dst.recvTypes == null ? type : dst.recvTypes[from];
+        if (count > 0 && !rt.receives(st)) {
+            throw new KernelError(ErrorClass.ERR_TYPE, call + ": rank " + from + " sends " + st.mpiName()
+                + " where rank " + to + " receives " + rt.mpiName());
+        }
+        Copier.copy(src.send, src.sendIndex + src.sendDispls[to], dst.recv, dst.recvIndex + dst.recvDispls[from], count,
+            rt);
     }
 
     /** Reduce to the root; in place: the root's contribution is in its receive buffer. */
@@ -465,7 +473,7 @@ public final class Collectives {
         }
     }
 
-    private static void checkFits(int sent, int room, int from, String call) {
+    static void checkFits(int sent, int room, int from, String call) {
         if (sent > room) {
             throw new KernelError(ErrorClass.ERR_TRUNCATE, call + ": rank " + from + " sends " + sent
                 + " elements where only " + room + " fit");

@@ -22,15 +22,30 @@ import org.mpjlite.smpdev.error.ErrorClass;
  * match fail on every member instead of running mismatched kernels.
  */
 final class Part {
+    /**
+     * The root of a member of an intercommunicator's rooted collective that is in the root's group
+     * but is not the root (MPI.PROC_NULL): it passes no data and does not know which member the root is.
+     */
+    static final int ROOT_GROUP = -2;
+
     // ---- the call, compared across members ---------------------------------------------------
     Operation operation;
     boolean blocking;
-    /** The root, or -1 for collectives without one. */
+    /** The root's member index, -1 for collectives without one, or {@link #ROOT_GROUP}. */
     int root;
-    /** Storage units of one contribution, or -1 where members may differ (the v-variants). */
+    /**
+     * Storage units of one contribution, or -1 where members may differ (the v-variants). On an
+     * intercommunicator, of the data the first group sends to the second.
+     */
     long units;
-    /** The basic type of the data, or null where members may differ (Alltoallw). */
+    /** The basic type of the data, or null where members may differ (Alltoallw); on an intercommunicator as {@link #units}. */
     BasicType type;
+    /**
+     * On an intercommunicator, the units and type of the data the second group sends to the first
+     * (Allgather, Alltoall: each way its own); else 0 and null.
+     */
+    long units2;
+    BasicType type2;
     /** The reduction operation, or null. */
     Reduction op;
 
@@ -78,21 +93,33 @@ final class Part {
         this.units = units;
         this.type = type;
         this.op = op;
+        this.units2 = 0;
+        this.type2 = null;
+    }
+
+    /** Records the units and type of the data an intercommunicator's second group sends to its first. */
+    void signReverse(long units, BasicType type) {
+        this.units2 = units;
+        this.type2 = type;
     }
 
     /**
      * 0 when {@code other} is the same collective as this one, else the MPI error class of the first
-     * difference: another operation (or blocking against non-blocking), root, type, count, reduction
-     * operation. A few compares: it runs on every member for every collective.
+     * difference: another operation (or blocking against non-blocking), root (the team tells whether
+     * the roots agree: {@code rootsAgree}), type, count, reduction operation. A member with no data
+     * ({@link #ROOT_GROUP}) is compared by operation and root only. A few compares: it runs on every
+     * member for every collective.
      */
-    int mismatch(Part other) {
+    int mismatch(Part other, boolean rootsAgree) {
         if (operation != other.operation || blocking != other.blocking) {
             return ErrorClass.ERR_NOT_SAME;
-        } else if (root != other.root) {
+        } else if (!rootsAgree) {
             return ErrorClass.ERR_ROOT;
-        } else if (type != other.type) {
+        } else if (root == ROOT_GROUP || other.root == ROOT_GROUP) {
+            return 0;
+        } else if (type != other.type || type2 != other.type2) {
             return ErrorClass.ERR_TYPE;
-        } else if (units != other.units) {
+        } else if (units != other.units || units2 != other.units2) {
             return ErrorClass.ERR_COUNT;
         } else if (op != null && op.builtin() != other.op.builtin()) {
             return ErrorClass.ERR_OP;
@@ -100,10 +127,13 @@ final class Part {
         return 0;
     }
 
-    /** {@code Bcast(root=0, count=4, MPI.INT) at Main.java:12}: the call as the user wrote it. */
-    String describe() {
+    /**
+     * {@code Bcast(root=0, count=4, MPI.INT) at Main.java:12}: the call as the user wrote it; the root
+     * shown only when {@code withRoot} (on an intercommunicator the user's root is in the arguments).
+     */
+    String describe(boolean withRoot) {
         StringJoiner args = new StringJoiner(", ", call + "(", ")");
-        if (root >= 0) {
+        if (withRoot && root >= 0) {
             args.add("root=" + root);
         }
         String given = arguments == null ? "" : arguments.toString();

@@ -18,7 +18,10 @@ import org.mpjlite.smpdev.wait.WaitStrategy;
  * The members of one communicator and the collective state they share: a ring of {@link Slot}s and
  * a few words per member, each on its own cache line and written only by its member. One instance
  * per communicator per job, found through {@link Job#shared}; a member is known by its index in the
- * member list, so the engine works for any communicator, not only the world.
+ * member list, so the engine works for any communicator, not only the world. An intercommunicator's
+ * team ({@link #inter}) lists both groups, one after the other; its members compare their calls as
+ * any team's, except that a member of a rooted call's root group other than the root names no root
+ * ({@link Part#ROOT_GROUP}) and agrees with any root of its own group that is not itself.
  *
  * <p>The protocol of one collective, for the members of a team:
  * <ol>
@@ -68,6 +71,11 @@ public final class Team {
     private static final VarHandle STATE = MethodHandles.arrayElementVarHandle(long[].class);
 
     private final Membership members;
+    /**
+     * Members {@code [0, split)} are one group of an intercommunicator, {@code [split, size)} the
+     * other; {@code split == size} for an intracommunicator's team (one group).
+     */
+    private final int split;
     /** The job's wait strategy: every wait of a member goes through it, on the member's rank. */
     private final WaitStrategy waits;
     private final Slot[] slots;
@@ -87,8 +95,9 @@ public final class Team {
     /** Members waiting to enter a busy slot: departures wake them (rare; read on every departure). */
     private final AtomicInteger entering = new AtomicInteger();
 
-    private Team(Membership members) {
+    private Team(Membership members, int split) {
         this.members = members;
+        this.split = split;
         this.slots = new Slot[SLOTS];
         for (int i = 0; i < SLOTS; i++) {
             slots[i] = new Slot(members.size());
@@ -102,29 +111,74 @@ public final class Team {
     private record Key(int context, int leader) {
     }
 
+    /** An intercommunicator's team, known by the collective context of its first group. */
+    private record InterKey(int context) {
+    }
+
     /**
      * The team of a communicator: its collective context and its members (all ranks of a job must
      * pass the same). Created once per job, on first use.
      */
     public static Team of(Job job, int context, Membership members) {
-        return job.shared(new Key(context, members.worldRank(0)), k -> new Team(members));
+        return job.shared(new Key(context, members.worldRank(0)), k -> new Team(members, members.size()));
     }
 
     /** The team of every rank of {@code me}'s job (a world communicator). */
     public static Team world(Rank me, int context) {
         Job job = me.job();
-        return job.shared(new Key(context, 0), k -> new Team(job.world()));
+        return job.shared(new Key(context, 0), k -> new Team(job.world(), job.size()));
     }
 
     /** The team of {@code me} alone (a self communicator). */
     public static Team self(Rank me, int context) {
         // Looked up before: the job's shared table cannot be updated from inside its own update.
         Membership members = Membership.self(me);
-        return me.job().shared(new Key(context, me.id()), k -> new Team(members));
+        return me.job().shared(new Key(context, me.id()), k -> new Team(members, 1));
+    }
+
+    /**
+     * The team of an intercommunicator: the members of both groups, {@code first} then {@code second},
+     * so that every member sees the same order (the group whose leader has the lower world rank
+     * first, say). {@code context} is the first group's collective context, known to both groups.
+     * Its collectives move data from one group to the other ({@link InterCollectives}). Created once
+     * per job, on first use.
+     */
+    public static Team inter(Job job, int context, Membership first, Membership second) {
+        return job.shared(new InterKey(context), k -> new Team(Membership.union(first, second), first.size()));
     }
 
     public int size() {
         return members.size();
+    }
+
+    /** True for an intercommunicator's team: two groups, data moving from one to the other. */
+    public boolean isInter() {
+        return split < members.size();
+    }
+
+    /** The member index of rank {@code rank} of the group that is remote to member {@code me}. */
+    public int remoteMember(int me, int rank) {
+        return me < split ? split + rank : rank;
+    }
+
+    /** 0 for the first group's members, 1 for the second's. */
+    int group(int m) {
+        return m < split ? 0 : 1;
+    }
+
+    /** Member {@code m}'s rank in its own group. */
+    int local(int m) {
+        return m < split ? m : m - split;
+    }
+
+    /** The first member of the group remote to member {@code m}. */
+    int remoteFrom(int m) {
+        return m < split ? split : 0;
+    }
+
+    /** One past the last member of the group remote to member {@code m}. */
+    int remoteTo(int m) {
+        return m < split ? members.size() : split;
     }
 
     /** True when {@code rank} is this team's member number {@code index} (a cached team still applies). */
@@ -303,15 +357,50 @@ public final class Team {
         return true;
     }
 
-    /** The first member whose call differs from member 0's, or -1 when all match. */
-    private static int firstMismatch(Part[] parts) {
-        Part first = parts[0];
-        for (int m = 1; m < parts.length; m++) {
-            if (first.mismatch(parts[m]) != 0) {
+    /**
+     * The member the others' calls are compared with: member 0, or on an intercommunicator the first
+     * member that names the root (the members of the root's group other than the root pass no data
+     * and do not know which member the root is: {@link Part#ROOT_GROUP}).
+     */
+    private static int pivot(Part[] parts) {
+        for (int m = 0; m < parts.length; m++) {
+            if (parts[m].root != Part.ROOT_GROUP) {
+                return m;
+            }
+        }
+        return 0;
+    }
+
+    /** The first member whose call differs from the {@link #pivot}'s, or -1 when all match. */
+    private int firstMismatch(Part[] parts) {
+        int pivot = pivot(parts);
+        for (int m = 0; m < parts.length; m++) {
+            if (m != pivot && mismatch(parts, pivot, m) != 0) {
                 return m;
             }
         }
         return -1;
+    }
+
+    /** 0 when members {@code a} and {@code b} are in the same collective, else the MPI error class of the difference. */
+    private int mismatch(Part[] parts, int a, int b) {
+        return parts[a].mismatch(parts[b], rootsAgree(parts[a].root, a, parts[b].root, b));
+    }
+
+    /**
+     * True when members {@code a} and {@code b} agree on the root: the same member, or on an
+     * intercommunicator, where a member of the root's group other than the root passes
+     * {@link Part#ROOT_GROUP}, a root of that member's group that is not the member itself.
+     */
+    private boolean rootsAgree(int rootA, int a, int rootB, int b) {
+        if (rootA == Part.ROOT_GROUP && rootB == Part.ROOT_GROUP) {
+            return group(a) == group(b);
+        } else if (rootA == Part.ROOT_GROUP) {
+            return rootB >= 0 && rootB != a && group(rootB) == group(a);
+        } else if (rootB == Part.ROOT_GROUP) {
+            return rootA >= 0 && rootA != b && group(rootA) == group(b);
+        }
+        return rootA == rootB;
     }
 
     /**
@@ -323,15 +412,16 @@ public final class Team {
      */
     private RuntimeException mismatch(Slot s, int me, int other, String call) {
         Part[] parts = s.parts;
-        if (me == 0 || me == other) {
+        int pivot = pivot(parts);
+        if (me == pivot || me == other) {
             parts[me].site = CallSite.here();
         }
-        for (Part named : new Part[] {parts[0], parts[other]}) {
+        for (Part named : new Part[] {parts[pivot], parts[other]}) {
             if (named.blocking) {
                 await(me, () -> named.site != null, call);
             }
         }
-        int errorClass = parts[0].mismatch(parts[other]);
+        int errorClass = mismatch(parts, pivot, other);
         int firstBlocking = 0;
         while (!parts[firstBlocking].blocking) {
             firstBlocking++;
@@ -340,7 +430,7 @@ public final class Team {
             boolean counted = false;
             for (int m = 0; m < parts.length; m++) {
                 if (parts[m].request != null) {
-                    parts[m].request.fail(errorClass, mismatchReport(parts, m, other));
+                    parts[m].request.fail(errorClass, mismatchReport(parts, m, pivot, other));
                     counted = true;
                 }
             }
@@ -349,15 +439,26 @@ public final class Team {
             }
         }
         leave(me);
-        return Errors.error(errorClass, mismatchReport(parts, me, other));
+        return Errors.error(errorClass, mismatchReport(parts, me, pivot, other));
     }
 
     /** What member {@code me} is told: its call, then the two calls that do not match. */
-    private static String mismatchReport(Part[] parts, int me, int other) {
-        return parts[me].call + " on rank " + me + ": collective calls do not match: " + parts[0].describe()
-            + " on rank 0 does not match " + parts[other].describe() + " on rank " + other
+    private String mismatchReport(Part[] parts, int me, int pivot, int other) {
+        boolean inter = isInter();
+        return parts[me].call + " on " + who(me, me) + ": collective calls do not match: "
+            + parts[pivot].describe(!inter) + " on " + who(pivot, me) + " does not match "
+            + parts[other].describe(!inter) + " on " + who(other, me)
             + " (every rank of the communicator must call the same collectives in the same order, with the same"
-            + " root, type signature and operation)";
+            + (inter ? " root (MPI.ROOT at the root, MPI.PROC_NULL in its group, its rank in the other group)," : " root,")
+            + " type signature and operation)";
+    }
+
+    /** Member {@code m} as member {@code viewer} knows it: its rank, and on an intercommunicator its group. */
+    private String who(int m, int viewer) {
+        if (!isInter()) {
+            return "rank " + m;
+        }
+        return "rank " + local(m) + " of the " + (group(m) == group(viewer) ? "local" : "remote") + " group";
     }
 
     /**
@@ -402,10 +503,11 @@ public final class Team {
         int n = members.size();
         int other = firstMismatch(s.parts);
         if (other >= 0) {
-            int errorClass = s.parts[0].mismatch(s.parts[other]);
+            int pivot = pivot(s.parts);
+            int errorClass = mismatch(s.parts, pivot, other);
             String[] reports = new String[n];
             for (int m = 0; m < n; m++) {
-                reports[m] = mismatchReport(s.parts, m, other);
+                reports[m] = mismatchReport(s.parts, m, pivot, other);
             }
             completeAll(s, null, errorClass, reports);
             return;

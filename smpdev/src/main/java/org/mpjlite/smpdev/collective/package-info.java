@@ -4,7 +4,9 @@
  * from where it is to where it goes ({@link org.mpjlite.smpdev.collective.Collectives}); reductions
  * combine in rank order in one place ({@code Reducer}); a small blocking Allreduce travels in the
  * members' cache lines ({@code EpochLines}). Calls that do not match across members fail on every
- * member before any data moves.
+ * member before any data moves. An intercommunicator's team holds both groups; its collectives run on
+ * the same engine with kernels that move data from one group to the other
+ * ({@link org.mpjlite.smpdev.collective.InterCollectives}).
  *
  * <p>Uses {@code data}, {@code wait} (every wait goes through the job's
  * {@link org.mpjlite.smpdev.wait.WaitStrategy}), {@code diag} (call sites) and {@code error}; never

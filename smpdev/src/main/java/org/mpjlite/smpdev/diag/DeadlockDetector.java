@@ -1,6 +1,9 @@
 package org.mpjlite.smpdev.diag;
 
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.Rank;
 import org.mpjlite.smpdev.Tunables;
@@ -14,8 +17,10 @@ import org.mpjlite.smpdev.Tunables;
  * the message path. When every unfinished rank is stuck it rings every doorbell: a waiter whose
  * condition has become true (a message in a lock-free inbox, a wake-up still on its way) leaves its
  * call and so changes the picture. If the same blocked calls (by identity: one record per call,
- * kept across re-parks) are still in place {@link Tunables#DEADLOCK_CONFIRM_NANOS} later, no rank can make progress
- * and the job is deadlocked.
+ * kept across re-parks) are still in place {@link Tunables#DEADLOCK_CONFIRM_NANOS} later, and
+ * every one of their threads has parked again since the ring (so it ran and found its condition
+ * still false, however long the scheduler made it wait), no rank can make progress and the job is
+ * deadlocked.
  *
  * <p>Ranks at THREAD_SERIALIZED or THREAD_MULTIPLE are stuck only when none of their threads can
  * make progress; a thread that computes, sleeps or waits for something unnamed keeps its rank
@@ -27,6 +32,8 @@ public final class DeadlockDetector {
     private final Job job;
     private Object[] suspect;
     private long suspectSince;
+    /** Each suspected blocked call's park count when the doorbells were rung. */
+    private final Map<BlockedCall, Long> parksAtRing = new IdentityHashMap<>();
 
     public DeadlockDetector(Job job) {
         this.job = job;
@@ -42,12 +49,20 @@ public final class DeadlockDetector {
         if (suspect == null || !java.util.Arrays.equals(suspect, picture)) {
             suspect = picture;
             suspectSince = now;
+            parksAtRing.clear();
+            for (Object rank : picture) {
+                if (rank instanceof Set<?> calls) {
+                    for (Object c : calls) {
+                        parksAtRing.put((BlockedCall) c, ((BlockedCall) c).parks());
+                    }
+                }
+            }
             for (Rank r : job.ranks()) {
                 r.doorbell().ring();
             }
             return null;
         }
-        if (now - suspectSince < Tunables.DEADLOCK_CONFIRM_NANOS) {
+        if (now - suspectSince < Tunables.DEADLOCK_CONFIRM_NANOS || !allParkedAgainSinceTheRing()) {
             return null;
         }
         return report();
@@ -81,6 +96,21 @@ public final class DeadlockDetector {
             anyBlocked = true;
         }
         return anyBlocked ? picture : null;
+    }
+
+    /**
+     * True when every suspected thread has parked again since the ring: it ran, found its condition
+     * still false and went back to sleep. A thread the ring woke that the scheduler has not run yet
+     * (a loaded machine can keep it waiting longer than the confirmation time) has not said so, and
+     * is given the time it needs.
+     */
+    private boolean allParkedAgainSinceTheRing() {
+        for (Map.Entry<BlockedCall, Long> e : parksAtRing.entrySet()) {
+            if (e.getKey().parks() <= e.getValue()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static final Object FINISHED = new Object();

@@ -35,6 +35,8 @@ public final class Message extends Envelope {
     /** The send call, for reports; and its user line, taken under {@link JobConfig#check()} only. */
     String call;
     StackTraceElement site;
+    /** The trace's flow of this message, handed to its receive; 0 when not traced. */
+    long flow;
 
     Message(int context, int source, int tag, TypeMap map, int items) {
         super(context, source, tag);

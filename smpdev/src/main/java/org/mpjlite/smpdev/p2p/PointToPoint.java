@@ -54,8 +54,18 @@ public final class PointToPoint {
      */
     public static SendRequest isend(Rank me, Rank dest, int context, int source, int tag, Object buffer, int index,
                                     int items, TypeMap map, SendMode mode, String call) {
+        return isend(me, dest, context, source, tag, buffer, index, items, map, mode, call, 0);
+    }
+
+    /**
+     * As {@link #isend(Rank, Rank, int, int, int, Object, int, int, TypeMap, SendMode, String)}, for a
+     * traced send: the message carries {@code flow} to the receive that gets it (0: not traced).
+     */
+    public static SendRequest isend(Rank me, Rank dest, int context, int source, int tag, Object buffer, int index,
+                                    int items, TypeMap map, SendMode mode, String call, long flow) {
         Message m = new Message(context, source, tag, map, items);
         m.call = call;
+        m.flow = flow;
         if (me.job().config().check()) {
             m.site = CallSite.here();
         }

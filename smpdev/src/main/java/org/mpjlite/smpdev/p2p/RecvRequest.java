@@ -27,6 +27,11 @@ public final class RecvRequest extends Request {
     boolean bytesAsMemory;
     /** Where the classes of received objects resolve: the receiving thread's context loader when posted. */
     final ClassLoader loader;
+    /**
+     * The trace flow of the message received, 0 if none: written by the matching thread before the
+     * request's completion (a volatile write) publishes it.
+     */
+    long flow;
 
     RecvRequest(Rank owner, int context, int source, int tag, Object buffer, int index, int capacity,
                 TypeMap map, String call) {
@@ -37,6 +42,11 @@ public final class RecvRequest extends Request {
         this.map = map;
         this.call = call;
         this.loader = map.isObjects() ? Thread.currentThread().getContextClassLoader() : null;
+    }
+
+    /** The trace flow of the message this receive got (read after completion); 0 if none. */
+    public long flow() {
+        return flow;
     }
 
     /** The receive call, for reports. */

@@ -21,6 +21,7 @@ import org.mpjlite.smpdev.error.ErrorClass;
 public final class Transfer implements MatchHandler<Message, RecvRequest> {
     @Override
     public void matched(RecvRequest r, Message m) {
+        r.flow = m.flow;
         try {
             if (r.map.isPacked() && !m.map.isPacked()) {
                 receivePacked(r, m);

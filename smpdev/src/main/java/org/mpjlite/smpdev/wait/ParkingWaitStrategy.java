@@ -9,8 +9,8 @@ import org.mpjlite.smpdev.error.Errors;
  * take the core from the rank it waits for. Also the parking phase of {@link SpinThenParkWaitStrategy}.
  *
  * <p>Each round: check the job and the interrupt flag, record the blocked call (once per call, not
- * per park: the deadlock detector recognizes a rank that stays in the same wait across its probes),
- * park on the doorbell, match arrivals, re-check the condition. Immutable; thread-safe.
+ * per park: the deadlock detector recognizes a rank that stays in the same wait across its probes)
+ * and count the park, park on the doorbell, match arrivals, re-check the condition. Immutable; thread-safe.
  */
 final class ParkingWaitStrategy implements WaitStrategy {
     @Override
@@ -30,6 +30,7 @@ final class ParkingWaitStrategy implements WaitStrategy {
                 if (blocked == null) {
                     blocked = waiter.enterBlocked(condition, call);
                 }
+                waiter.parking(blocked);
                 parkOnce(waiter, condition);
                 waiter.progress();
             } while (!condition.isMet());

@@ -26,6 +26,13 @@ public interface Waiter {
      */
     Object enterBlocked(Condition condition, String call);
 
+    /**
+     * The calling thread is about to park (again) in the blocking call {@code token} stands for:
+     * counted, so that the deadlock detector can tell a thread that saw its ring and went back to
+     * sleep from one that has not run since.
+     */
+    void parking(Object token);
+
     /** The calling thread leaves the blocking call that {@link #enterBlocked} returned {@code token} for. */
     void leaveBlocked(Object token);
 }

@@ -63,6 +63,10 @@ class WaitStrategyTest {
         }
 
         @Override
+        public void parking(Object token) {
+        }
+
+        @Override
         public void leaveBlocked(Object token) {
             left.add(token);
         }
