@@ -72,8 +72,8 @@ final class Attributes {
     /**
      * The value of a predefined attribute: the largest tag; no host rank ({@code MPI.PROC_NULL});
      * {@code MPI.ANY_SOURCE} for I/O, which MPI prescribes when every rank can do I/O; 1 for a global
-     * clock (the ranks share the JVM's); application 0; {@code MPI.ERR_LASTCODE} as the last error
-     * code; the job's size as the universe's ({@code me}'s job).
+     * clock (the ranks share the JVM's); {@code me}'s application number and the universe's size
+     * (see {@link DynamicProcesses#appnum}); {@code MPI.ERR_LASTCODE} as the last error code.
      */
     static int predefined(int keyval, Rank me) {
         switch (keyval) {
@@ -86,11 +86,11 @@ final class Attributes {
             case MPI.WTIME_IS_GLOBAL:
                 return 1;
             case MPI.APPNUM:
-                return 0;
+                return DynamicProcesses.appnum(me);
             case MPI.LASTUSEDCODE:
                 return MPI.ERR_LASTCODE;
             case MPI.UNIVERSE_SIZE:
-                return me.job().size();
+                return DynamicProcesses.universeSize(me);
             default:
                 throw new IllegalArgumentException("not a predefined keyval: " + keyval);
         }

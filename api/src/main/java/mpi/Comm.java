@@ -117,7 +117,7 @@ public abstract class Comm implements Freeable, Cloneable {
     }
 
     final int size(Rank me) {
-        return members != null ? members.size() : self ? 1 : me.job().size();
+        return members != null ? members.size() : self ? 1 : me.job().world().size();
     }
 
     final int rankIn(Rank me) {
@@ -244,7 +244,7 @@ public abstract class Comm implements Freeable, Cloneable {
 
     private void release(String call) {
         Rank me = localRank(call);
-        if (members == null) {
+        if (isPredefined()) {
             throw new MPIException(MPI.ERR_COMM, call + ": " + this + " is predefined and cannot be freed");
         }
         freed = true;
@@ -252,6 +252,11 @@ public abstract class Comm implements Freeable, Cloneable {
             me.job().forgetContext(context);
             me.job().forgetContext(context + 1);
         }
+    }
+
+    /** True for COMM_WORLD and COMM_SELF, which cannot be freed. */
+    boolean isPredefined() {
+        return members == null;
     }
 
     /** True for an intercommunicator. */
@@ -395,7 +400,9 @@ public abstract class Comm implements Freeable, Cloneable {
      * Open MPI: the value of attribute {@code keyval}, or null if not set. {@code MPI.TAG_UB},
      * {@code MPI.HOST}, {@code MPI.IO}, {@code MPI.APPNUM}, {@code MPI.LASTUSEDCODE} and
      * {@code MPI.UNIVERSE_SIZE} give an {@code Integer}, {@code MPI.WTIME_IS_GLOBAL} a
-     * {@code Boolean}, as in Open MPI.
+     * {@code Boolean}, as in Open MPI. {@code MPI.APPNUM} is the index of the rank's command in the
+     * spawn that started it (0 for the job's first ranks); {@code MPI.UNIVERSE_SIZE} the ranks that
+     * can usefully run: the JVM's processors, or the job's first ranks if more.
      */
     public final Object getAttr(int keyval) {
         Rank me = localRank("getAttr");

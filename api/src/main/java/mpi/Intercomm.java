@@ -29,6 +29,15 @@ public final class Intercomm extends Comm {
         super(local, index, remote, context, sendContext, name);
     }
 
+    /**
+     * The intercommunicator to the ranks that spawned the calling rank (MPI_Comm_get_parent), the
+     * same on every call; for a rank that was not spawned, a null communicator ({@code isNull()}
+     * true), Open MPI's {@code MPI_COMM_NULL}. See {@link Intracomm#spawn}.
+     */
+    public static Intercomm getParent() {
+        return DynamicProcesses.parent("getParent");
+    }
+
     /** True when this side's group comes first in the collective team: its leader has the lower world rank. */
     private boolean localFirst(Rank me) {
         return members(me).worldRank(0) < remoteMembers().worldRank(0);

@@ -31,7 +31,26 @@ public class Intracomm extends Comm {
      * {@code MPI.COMM_WORLD} is made with it.
      */
     public static Intracomm world(Rank rank) {
+        if (rank != null && !rank.world().isFirst()) {
+            org.mpjlite.smpdev.World w = rank.world();
+            return new SpawnedWorld(w.members(), w.members().indexOf(rank), w.context());
+        }
         return new Intracomm(rank, WORLD_CONTEXT, false, "MPI.COMM_WORLD");
+    }
+
+    /**
+     * The {@code COMM_WORLD} of spawned ranks: their own group, with contexts of their own, and
+     * predefined like any {@code COMM_WORLD} (it cannot be freed).
+     */
+    private static final class SpawnedWorld extends Intracomm {
+        SpawnedWorld(Membership members, int index, int context) {
+            super(members, index, context, "MPI.COMM_WORLD");
+        }
+
+        @Override
+        boolean isPredefined() {
+            return true;
+        }
     }
 
     /** Names the predefined communicators' contexts in the job's reports. For the runtime. */
@@ -149,6 +168,122 @@ public class Intracomm extends Comm {
 
     private static Intracomm orNull(Intracomm c) {
         return c == null ? nullComm() : c;
+    }
+
+    // ---- dynamic processes (Open MPI Java) ---------------------------------------------------
+
+    /**
+     * Starts {@code maxprocs} new ranks running {@code command} with arguments {@code argv}
+     * (MPI_Comm_spawn) and returns the intercommunicator to them: the local group is this
+     * communicator's, the remote group the children, which get it from
+     * {@link Intercomm#getParent()}. Collective over this communicator; {@code command},
+     * {@code argv}, {@code maxprocs} and {@code info} count at {@code root} only.
+     *
+     * <p>The children are threads of this job, like its first ranks, each with a class loader of its
+     * own (its own statics). {@code command} names the program as {@code mpjrun} does: a main class
+     * on the spawning program's class path, a {@code .java} file, a jar, or a command line
+     * {@code java [-cp PATH] MainClass args...} (see {@link org.mpjlite.run.SpawnCommand}). The
+     * children's {@code MPI.COMM_WORLD} holds just them, ranks 0 to {@code maxprocs - 1}; their
+     * Init waits for one another, not for the parents. The job ends when every rank, spawned ones
+     * included, has ended; a child that throws ends the job like any rank.
+     *
+     * <p>Every child starts or none: a command that names no runnable program is an
+     * {@code MPI.ERR_SPAWN} error at every parent, naming the command, and nothing is started.
+     * {@code errcodes} (null to ignore them, Open MPI's {@code MPI_ERRCODES_IGNORE}) gets
+     * {@code MPI.SUCCESS} for each child. Info keys are hints: {@code wdir} and {@code host} are
+     * accepted and ignored (every rank shares the JVM's working directory and host), as are keys
+     * MPJ Lite does not know.
+     */
+    public final Intercomm spawn(String command, String[] argv, int maxprocs, Info info, int root, int[] errcodes) {
+        return DynamicProcesses.spawn(this, "spawn", new String[] {command}, new String[][] {argv},
+            new int[] {maxprocs}, new Info[] {info}, root, errcodes);
+    }
+
+    /**
+     * Starts the ranks of several commands at once (MPI_Comm_spawn_multiple), as {@link #spawn}:
+     * {@code maxprocs[i]} ranks of {@code commands[i]} with {@code argv[i]} (null: none), in that
+     * order, all in one {@code MPI.COMM_WORLD}; a child's {@code MPI.APPNUM} attribute is the index
+     * of its command. {@code argv} may be null (Open MPI's {@code MPI_ARGVS_NULL}).
+     */
+    public final Intercomm spawnMultiple(String[] commands, String[][] argv, int[] maxprocs, Info[] info, int root,
+                                         int[] errcodes) {
+        return DynamicProcesses.spawn(this, "spawnMultiple", commands, argv, maxprocs, info, root, errcodes);
+    }
+
+    /**
+     * Opens a port that {@link #accept} waits on and {@link #connect} joins (MPI_Open_port): a name
+     * unique in the job, shorter than {@code MPI.MAX_PORT_NAME}. Ports are seen by every rank of the
+     * job (the job is MPJ Lite's universe); {@code info} hints are ignored.
+     */
+    public static String openPort() {
+        return DynamicProcesses.openPort("openPort", MPI.INFO_NULL);
+    }
+
+    public static String openPort(Info info) {
+        return DynamicProcesses.openPort("openPort", info);
+    }
+
+    /** Closes a port (MPI_Close_port); {@code MPI.ERR_PORT} if it is not open. */
+    public static void closePort(String port) {
+        DynamicProcesses.closePort("closePort", port);
+    }
+
+    /**
+     * Waits for a group to {@link #connect} to {@code port} and returns the intercommunicator to it
+     * (MPI_Comm_accept). Collective over this communicator; {@code port} counts at {@code root}
+     * only, which waits (a blocking call the deadlock detector sees: an accept no connect ever
+     * comes to ends a job whose other ranks are done or blocked, with a report).
+     */
+    public final Intercomm accept(String port, int root) {
+        return DynamicProcesses.join(this, "accept", true, port, MPI.INFO_NULL, root);
+    }
+
+    public final Intercomm accept(String port, Info info, int root) {
+        return DynamicProcesses.join(this, "accept", true, port, info, root);
+    }
+
+    /**
+     * Joins the group that {@link #accept}s on {@code port} and returns the intercommunicator to it
+     * (MPI_Comm_connect); {@code MPI.ERR_PORT} if the port is not open. Collective over this
+     * communicator; {@code port} counts at {@code root} only. Waits for the accept.
+     */
+    public final Intercomm connect(String port, int root) {
+        return DynamicProcesses.join(this, "connect", false, port, MPI.INFO_NULL, root);
+    }
+
+    public final Intercomm connect(String port, Info info, int root) {
+        return DynamicProcesses.join(this, "connect", false, port, info, root);
+    }
+
+    /**
+     * Publishes {@code port} under {@code service} in the job's name service (MPI_Publish_name), for
+     * {@link #lookupName}. {@code MPI.ERR_PORT} if the port is not open; {@code MPI.ERR_SERVICE} if
+     * the service is published already.
+     */
+    public static void publishName(String service, String port) {
+        DynamicProcesses.publishName("publishName", service, MPI.INFO_NULL, port);
+    }
+
+    public static void publishName(String service, Info info, String port) {
+        DynamicProcesses.publishName("publishName", service, info, port);
+    }
+
+    /** Withdraws a published service (MPI_Unpublish_name); {@code MPI.ERR_SERVICE} if it is not published. */
+    public static void unpublishName(String service, String port) {
+        DynamicProcesses.unpublishName("unpublishName", service, MPI.INFO_NULL, port);
+    }
+
+    public static void unpublishName(String service, Info info, String port) {
+        DynamicProcesses.unpublishName("unpublishName", service, info, port);
+    }
+
+    /** The port published under {@code service} (MPI_Lookup_name); {@code MPI.ERR_NAME} if none is. */
+    public static String lookupName(String service) {
+        return DynamicProcesses.lookupName("lookupName", service, MPI.INFO_NULL);
+    }
+
+    public static String lookupName(String service, Info info) {
+        return DynamicProcesses.lookupName("lookupName", service, info);
     }
 
     // ---- topologies --------------------------------------------------------------------------

@@ -63,11 +63,11 @@ public final class MPI {
     public static final int HOST = 1;
     public static final int IO = 2;
     public static final int WTIME_IS_GLOBAL = 3;
-    /** The application number of the job: 0 (a job runs one program). */
+    /** The index of the rank's command in the spawn that started it; 0 for the job's first ranks. */
     public static final int APPNUM = 4;
     /** The largest error code: {@code MPI.ERR_LASTCODE} (programs add no codes). */
     public static final int LASTUSEDCODE = 5;
-    /** How many ranks the job could have: its size (ranks are not spawned). */
+    /** How many ranks can usefully run: the JVM's processors, or the job's first ranks if more. */
     public static final int UNIVERSE_SIZE = 6;
     /** Window attributes ({@code Win.getAttr}): the memory, its size in bytes, the displacement unit. */
     public static final int WIN_BASE = 7;
@@ -79,6 +79,9 @@ public final class MPI {
     // ---- version of the MPI standard (MPI_VERSION, MPI_SUBVERSION) -----------------------------
     public static final int VERSION = 3;
     public static final int SUBVERSION = 1;
+
+    /** Port names are shorter than this (Open MPI's MPI_MAX_PORT_NAME). */
+    public static final int MAX_PORT_NAME = 1024;
 
     /** Bytes charged per message against the buffer attached for buffered sends. */
     public static final int BSEND_OVERHEAD = 16;
@@ -156,6 +159,10 @@ public final class MPI {
     public static final int ERR_RMA_RANGE = ErrorClass.ERR_RMA_RANGE;
     /** MPI_ERR_RMA_ATTACH, which Open MPI's Java binding does not name: memory cannot be attached or detached. */
     public static final int ERR_RMA_ATTACH = ErrorClass.ERR_RMA_ATTACH;
+    public static final int ERR_NAME = ErrorClass.ERR_NAME;
+    public static final int ERR_PORT = ErrorClass.ERR_PORT;
+    public static final int ERR_SERVICE = ErrorClass.ERR_SERVICE;
+    public static final int ERR_SPAWN = ErrorClass.ERR_SPAWN;
     public static final int ERR_PROC_ABORTED = ErrorClass.ERR_PROC_ABORTED;
     public static final int ERR_LASTCODE = ErrorClass.ERR_LASTCODE;
     /** Open MPI's out-of-resources class (its value, -2); no call here raises it. */

@@ -78,6 +78,11 @@ final class RankClassLoader extends URLClassLoader implements RankBound {
         return rank;
     }
 
+    /** The classes compiled in memory that this loader defines, by binary name. */
+    Map<String, byte[]> compiledClasses() {
+        return compiledClasses;
+    }
+
     @Override
     protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
         synchronized (getClassLoadingLock(name)) {

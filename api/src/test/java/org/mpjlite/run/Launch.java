@@ -4,10 +4,10 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
-/** Runs {@link MpjRun#run} and captures what the launcher itself prints. */
-final class Launch {
+/** Runs {@link MpjRun#run} and captures what the launcher itself prints. Public for the suites of other packages. */
+public final class Launch {
     /** The exit code and the launcher's stdout and stderr (not the program's, which go to System.out). */
-    record Outcome(int exitCode, String out, String err) {
+    public record Outcome(int exitCode, String out, String err) {
         @Override
         public String toString() {
             return "exit " + exitCode + "\n--- out:\n" + out + "--- err:\n" + err;
@@ -17,7 +17,7 @@ final class Launch {
     private Launch() {
     }
 
-    static Outcome mpjrun(String... args) {
+    public static Outcome mpjrun(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code;

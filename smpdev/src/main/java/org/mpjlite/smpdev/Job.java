@@ -1,7 +1,6 @@
 package org.mpjlite.smpdev;
 
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import mpjbuf.BufferFactory;
 import org.mpjlite.smpdev.diag.Awaited;
@@ -25,21 +24,29 @@ import org.mpjlite.smpdev.wait.WaitStrategy;
  * period reports the job as ended anyway (rank threads are daemons). Nothing waits forever on a
  * failed job.
  *
- * <p>Thread safety: the rank table is immutable after construction; registration and failure are
- * atomic; the first failure wins and is published through a volatile reference.
+ * <p>The job grows when a rank spawns others ({@link #addRanks}): the new ranks get the next ids
+ * and a {@link World} of their own, and the job ends when every rank, spawned ones included, has
+ * ended.
+ *
+ * <p>Thread safety: the rank table is copied on write under the job's lock and published through a
+ * volatile reference, so readers see a consistent snapshot without locking; registration and
+ * failure are atomic; the first failure wins and is published through a volatile reference.
  */
 public final class Job {
     /** Contexts below this are the predefined communicators' (see the API layer's Intracomm). */
     public static final int FIRST_FREE_CONTEXT = 4;
     private final JobConfig config;
-    private final Rank[] ranks;
-    /** Every rank, in order: the members of a world communicator. */
-    private final Membership world;
+    /** Every rank, by id; replaced (never changed) when ranks are added. */
+    private volatile Rank[] ranks;
+    /** The job's first ranks: the members of their world communicator. */
+    private final World world;
     private final Transfer transfer;
-    private final WaitStrategy waitStrategy;
+    /** Chosen for the rank count: replaced when spawned ranks outnumber the cores (see {@link #addRanks}). */
+    private volatile WaitStrategy waitStrategy;
     private final BufferFactory buffers;
-    private final AtomicInteger registered = new AtomicInteger();
     private final AtomicReference<RankFailure> failure = new AtomicReference<>();
+    /** The job's time zero ({@link System#nanoTime()}) for the times of a trace, spawned ranks' too. */
+    private final long origin;
     /** When the failure happened, {@link System#nanoTime()}: for the trace. Written once, after the failure. */
     private volatile long failedAt;
     private final java.util.concurrent.ConcurrentHashMap<Object, Object> shared =
@@ -55,14 +62,22 @@ public final class Job {
         this.config = config;
         this.buffers = BufferPools.get(config.poolStrategy(), config.storageKind());
         this.transfer = new Transfer();
-        this.waitStrategy = WaitStrategy.forMode(config.waitMode(), config.ranks(),
-            Tunables.SPIN_NANOS, Tunables.SPIN_YIELDS, Tunables.SPINS_PER_CHECK);
-        this.ranks = new Rank[config.ranks()];
-        long origin = System.nanoTime();
-        for (int i = 0; i < ranks.length; i++) {
-            ranks[i] = new Rank(this, i, origin);
+        this.waitStrategy = waitStrategyFor(config.ranks());
+        this.origin = System.nanoTime();
+        Rank[] first = new Rank[config.ranks()];
+        for (int i = 0; i < first.length; i++) {
+            first[i] = new Rank(this, i, origin);
         }
-        this.world = new Membership(ranks);
+        this.world = new World(new Membership(first), World.FIRST_WORLD_CONTEXT, null);
+        for (Rank r : first) {
+            r.joins(world);
+        }
+        this.ranks = first;
+    }
+
+    private WaitStrategy waitStrategyFor(int rankCount) {
+        return WaitStrategy.forMode(config.waitMode(), rankCount, Tunables.SPIN_NANOS, Tunables.SPIN_YIELDS,
+            Tunables.SPINS_PER_CHECK);
     }
 
     /**
@@ -143,8 +158,44 @@ public final class Job {
         return config;
     }
 
+    /** The number of ranks now, spawned ones included. */
     public int size() {
         return ranks.length;
+    }
+
+    /**
+     * Adds {@code n} ranks to the running job, with the next ids and a world of their own whose
+     * {@code COMM_WORLD} has matching contexts {@code context} and {@code context + 1}; they run
+     * once {@link #start started}. {@code madeBy} says what made them, for reports. Thread-safe.
+     *
+     * @return the new world
+     */
+    public World addRanks(int n, int context, String madeBy) {
+        synchronized (this) {
+            Rank[] now = ranks;
+            Rank[] grown = java.util.Arrays.copyOf(now, now.length + n);
+            Rank[] added = new Rank[n];
+            for (int i = 0; i < n; i++) {
+                added[i] = new Rank(this, now.length + i, origin);
+                grown[now.length + i] = added[i];
+            }
+            World w = new World(new Membership(added), context, madeBy);
+            for (Rank r : added) {
+                r.joins(w);
+            }
+            ranks = grown;
+            // A wait already in progress keeps its strategy; the next waits use the one for the new count.
+            waitStrategy = waitStrategyFor(grown.length);
+            return w;
+        }
+    }
+
+    /**
+     * Starts a rank added by {@link #addRanks} on a thread of its own running {@code task}, watched
+     * like the job's first ranks: its failure fails the job, and the job ends only when it has.
+     */
+    public void start(Rank rank, RankTask task) {
+        supervisor.startLate(rank, task);
     }
 
     public Rank rank(int id) {
@@ -178,20 +229,33 @@ public final class Job {
 
     // ---- init -------------------------------------------------------------------------------
 
-    /** Registers a rank and waits until all have registered: no rank leaves Init before all came. */
+    /**
+     * Registers a rank and waits until all of its world have registered: no rank leaves Init before
+     * all came.
+     */
     void register(Rank rank, String call) {
-        if (registered.incrementAndGet() == ranks.length) {
-            wakeAll();
+        World w = rank.world();
+        Membership members = w.members();
+        if (w.registered.incrementAndGet() == members.size()) {
+            for (int i = 0; i < members.size(); i++) {
+                members.rank(i).wake();
+            }
         } else {
-            rank.await(new InitWait(), call);
+            rank.await(new InitWait(w), call);
         }
     }
 
-    /** A rank in Init, waiting for the ranks that have not called it yet. */
-    private final class InitWait implements Condition, Awaited {
+    /** A rank in Init, waiting for the ranks of its world that have not called it yet. */
+    private static final class InitWait implements Condition, Awaited {
+        private final World world;
+
+        InitWait(World world) {
+            this.world = world;
+        }
+
         @Override
         public boolean isMet() {
-            return registered.get() == ranks.length;
+            return world.registered.get() == world.members().size();
         }
 
         @Override
@@ -201,11 +265,24 @@ public final class Job {
 
         @Override
         public void addAwaitedRanks(Job job, java.util.BitSet awaited) {
-            for (Rank r : ranks) {
+            for (Rank r : world.members().ranks()) {
                 if (!r.isInitialized()) {
                     awaited.set(r.id());
                 }
             }
+        }
+    }
+
+    /**
+     * Finalize of a rank of a job that no supervising thread runs (a singleton: MPI.Init without
+     * a launcher) waits until the ranks it spawned have ended: its program's return may end the
+     * JVM, whose daemon rank threads would end midway. A supervised job waits for them anyway, and
+     * spawned ranks never wait (they would wait for themselves); their own children are counted
+     * among the ranks the first one waits for.
+     */
+    void awaitSpawnedRanks(Rank rank, String call) {
+        if (!supervisor.supervises() && rank.world().isFirst()) {
+            rank.await(() -> !supervisor.ranksRunning(), call);
         }
     }
 
@@ -264,7 +341,7 @@ public final class Job {
         Membership sources = info == null ? null : info.sources;
         if (source == org.mpjlite.matching.Envelope.ANY_SOURCE) {
             if (sources == null) {
-                ranks.set(0, size());
+                ranks.set(0, world.members().size());
             } else {
                 for (int i = 0; i < sources.size(); i++) {
                     ranks.set(sources.worldRank(i));
@@ -287,9 +364,9 @@ public final class Job {
     private record ContextInfo(String name, Membership sources, Membership dests) {
     }
 
-    /** Ranks that have called Init so far. */
+    /** Ranks of the job's first world that have called Init so far. */
     public int registeredRanks() {
-        return registered.get();
+        return world.registered.get();
     }
 
     // ---- failure ----------------------------------------------------------------------------
@@ -317,7 +394,9 @@ public final class Job {
             : cause instanceof StuckJobException ? ((StuckJobException) cause).exitCode()
             : RankFailure.EXCEPTION_EXIT_CODE;
         long now = System.nanoTime();
-        if (failure.compareAndSet(null, new RankFailure(rank, cause, code))) {
+        Rank[] table = ranks;
+        String who = rank >= 0 && rank < table.length ? table[rank].toString() : "rank " + rank;
+        if (failure.compareAndSet(null, new RankFailure(rank, cause, code, who))) {
             failedAt = now;
             wakeAll();
             supervisor.jobFailed();
@@ -343,18 +422,18 @@ public final class Job {
         throw signal;
     }
 
-    private void wakeAll() {
+    void wakeAll() {
         for (Rank r : ranks) {
             r.wake();
         }
     }
 
-    /** Every rank, in order: the members of a world communicator. */
+    /** The job's first ranks, in order: the members of their world communicator. */
     public Membership world() {
-        return world;
+        return world.members();
     }
 
-    /** The ranks, in order (diagnostics and tests). */
+    /** The ranks, in order, spawned ones included (a snapshot; diagnostics and tests). */
     public List<Rank> ranks() {
         return List.of(ranks);
     }

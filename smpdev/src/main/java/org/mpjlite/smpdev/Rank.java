@@ -64,6 +64,11 @@ public final class Rank implements Waiter {
     private volatile boolean finished;
     /** Requests the program has not completed, under {@code --check} only; else null. */
     private final OpenRequests openRequests;
+    /**
+     * The ranks started with this one. Plain: written by the job before it publishes the rank
+     * (through its volatile rank table, and before the rank's thread starts).
+     */
+    private World world;
     /** What this rank's calls do, under {@code --trace} or {@code --stats}; else null. */
     private final Tracer tracer;
 
@@ -116,6 +121,15 @@ public final class Rank implements Waiter {
 
     public int id() {
         return id;
+    }
+
+    /** The ranks started with this one: its {@code COMM_WORLD} and Init. */
+    public World world() {
+        return world;
+    }
+
+    void joins(World w) {
+        world = w;
     }
 
     /** The rank's end of point-to-point communication: its mailbox and buffered-send state. */
@@ -179,11 +193,13 @@ public final class Rank implements Waiter {
 
     /**
      * MPI_Finalize. What the rank leaves behind is reported first ({@link FinalizeReport}); under
-     * {@code --check}, operations still pending make it fail, with MPI still usable.
+     * {@code --check}, operations still pending make it fail, with MPI still usable. In a job no
+     * launcher runs, it waits for the ranks the job spawned ({@link Job#awaitSpawnedRanks}).
      */
     public void finish(String call) {
         checkInitialized(call);
         FinalizeReport.check(this, call);
+        job.awaitSpawnedRanks(this, call);
         lifecycle = FINALIZED;
     }
 
@@ -326,8 +342,14 @@ public final class Rank implements Waiter {
         return endpoint.detachBuffer(call);
     }
 
+    /**
+     * {@code rank 5}, and for a spawned rank its place among its siblings: {@code rank 5 (rank 1 of
+     * the MPI.COMM_WORLD of spawn of Worker by rank 0)}, as reports name it.
+     */
     @Override
     public String toString() {
-        return "rank " + id;
+        World w = world;
+        return w == null || w.isFirst() ? "rank " + id
+            : "rank " + id + " (rank " + w.members().indexOf(this) + " of the MPI.COMM_WORLD of " + w.origin() + ")";
     }
 }

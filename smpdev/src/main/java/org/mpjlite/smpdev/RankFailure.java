@@ -7,8 +7,10 @@ package org.mpjlite.smpdev;
  * @param rank the failing rank (-1 when the whole job was stopped: deadlock, time limit)
  * @param cause what it threw ({@link AbortSignal} for an abort)
  * @param exitCode the exit code the job ends with
+ * @param who the failing rank as reports name it ({@code rank 5}, and a spawned rank's place in its
+ *        own world: see {@link Rank#toString()})
  */
-public record RankFailure(int rank, Throwable cause, int exitCode) {
+public record RankFailure(int rank, Throwable cause, int exitCode, String who) {
     /** Exit code of a job in which a rank threw. */
     public static final int EXCEPTION_EXIT_CODE = 1;
 
@@ -28,13 +30,13 @@ public record RankFailure(int rank, Throwable cause, int exitCode) {
     /** One line: what failed and why. */
     public String describe() {
         if (isAbort()) {
-            return cause.getMessage();
+            return who + " called " + ((AbortSignal) cause).call() + "(" + ((AbortSignal) cause).code() + ")";
         }
         if (isStuck()) {
             String report = cause.getMessage();
             int eol = report.indexOf('\n');
             return eol < 0 ? report : report.substring(0, eol);
         }
-        return "rank " + rank + " failed: " + cause;
+        return who + " failed: " + cause;
     }
 }

@@ -18,14 +18,32 @@ import org.mpjlite.smpdev.diag.JobReport;
  * the grace period are interrupted, and after a second grace period the job is reported as ended
  * anyway (rank threads are daemons). Nothing waits forever on a failed job.
  *
+ * <p>Ranks spawned while the job runs ({@link #startLate}) are started by the spawning rank's
+ * thread and counted live before that rank goes on, so the job cannot end between a spawn and its
+ * children's start; their results are not part of the job's (those are the first ranks').
+ *
  * <p>Thread safety: the count of live ranks is guarded by the exit monitor, which exits and
- * failures notify; the rest is confined to the supervising thread.
+ * failures notify; the threads are kept in a concurrent list; the rest is confined to the
+ * supervising thread.
  */
 final class Supervisor {
     private final Job job;
     private final Object exitMonitor = new Object();
     /** Rank threads still running; guarded by {@link #exitMonitor}. */
     private int alive;
+    /** Every rank thread started, the first ranks' and spawned ones', to interrupt on failure. */
+    private final List<Thread> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /**
+     * The thread group every rank's group is made in: the supervising thread's (else the group of
+     * the thread that first spawned). Not the spawning rank's, or a spawned rank's threads would
+     * count as threads of its parent rank. Written before the first rank thread starts (in
+     * {@link #run}, or under the exit monitor in {@link #startLate}), which orders it for them.
+     */
+    private ThreadGroup ranksParent;
+    /** True once {@link #run} supervises the job. */
+    private volatile boolean supervising;
+    /** An unsupervised job's ranks are watched by a thread of their own; guarded by {@link #exitMonitor}. */
+    private boolean watching;
 
     Supervisor(Job job) {
         this.job = job;
@@ -36,29 +54,104 @@ final class Supervisor {
         List<Rank> ranks = job.ranks();
         int n = ranks.size();
         Object[] results = new Object[n];
-        Thread[] threads = new Thread[n];
+        Thread[] first = new Thread[n];
+        ranksParent = Thread.currentThread().getThreadGroup();
+        supervising = true;
         synchronized (exitMonitor) {
-            alive = n;
+            alive += n;
         }
         for (int i = 0; i < n; i++) {
-            final Rank rank = ranks.get(i);
-            ThreadGroup group = rankThreadGroup(i);
-            rank.runsIn(group);
-            threads[i] = new RankThread(group, () -> runRank(rank, task, results), "mpjlite-rank-" + i,
-                job.config().stackSize());
-            threads[i].setDaemon(true);
+            Rank rank = ranks.get(i);
+            first[i] = rankThread(rank, () -> results[rank.id()] = task.run(rank));
         }
-        for (Thread t : threads) {
+        for (Thread t : first) {
             t.start();
         }
         try {
-            awaitEnd(threads);
+            awaitEnd();
         } catch (InterruptedException e) {
             job.fail(-1, e);
             Thread.currentThread().interrupt();
         }
         RankFailure f = job.failure();
         return new JobResult(f == null ? 0 : f.exitCode(), Arrays.asList(results), f);
+    }
+
+    /**
+     * Starts a rank added while the job runs, on the calling (spawning) thread. A job nobody
+     * supervises (a singleton: MPI.Init without a launcher) gets a watching thread while ranks it
+     * spawned run: the deadlock detector and time limit of {@link #run}, so that a spawned rank and
+     * its parent waiting for each other end with a report there too.
+     */
+    void startLate(Rank rank, RankTask task) {
+        boolean watch;
+        synchronized (exitMonitor) {
+            alive++;
+            if (ranksParent == null) {
+                ranksParent = Thread.currentThread().getThreadGroup();
+            }
+            watch = !supervising && !watching;
+            watching |= watch;
+        }
+        rankThread(rank, () -> task.run(rank)).start();
+        if (watch) {
+            Thread watcher = new Thread(ranksParent, this::watchSpawnedRanks, "mpjlite-supervisor");
+            watcher.setDaemon(true);
+            watcher.start();
+        }
+    }
+
+    /** The watching thread of an unsupervised job: supervises until no spawned rank runs. */
+    private void watchSpawnedRanks() {
+        try {
+            while (true) {
+                awaitEnd();
+                synchronized (exitMonitor) {
+                    if (alive == 0 || job.failed()) {
+                        watching = false;
+                        return;
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            // a daemon interrupted by nobody but a JVM on its way out: nothing is left to watch
+            synchronized (exitMonitor) {
+                watching = false;
+            }
+        }
+    }
+
+    /** A daemon thread that runs {@code body} as {@code rank}, in the rank's own thread group. */
+    private Thread rankThread(Rank rank, RankBody body) {
+        ThreadGroup group = rankThreadGroup(
+            ranksParent != null ? ranksParent : Thread.currentThread().getThreadGroup(), rank.id());
+        rank.runsIn(group);
+        Thread t = new RankThread(group, () -> runRank(rank, body), "mpjlite-rank-" + rank.id(),
+            job.config().stackSize());
+        t.setDaemon(true);
+        threads.add(t);
+        return t;
+    }
+
+    /**
+     * True once {@link #run} supervises the job. A job nobody supervises (a singleton: MPI.Init
+     * without a launcher) has its spawned ranks waited for by Finalize instead ({@link Job}).
+     */
+    boolean supervises() {
+        return supervising;
+    }
+
+    /** True while a rank thread runs: for an unsupervised job, the ranks it spawned. */
+    boolean ranksRunning() {
+        synchronized (exitMonitor) {
+            return alive > 0;
+        }
+    }
+
+    /** What a rank's thread runs, its result kept by the body itself. */
+    @FunctionalInterface
+    private interface RankBody {
+        void run() throws Throwable;
     }
 
     /** The job has failed: the supervisor stops waiting for a normal end. */
@@ -75,8 +168,8 @@ final class Supervisor {
      * thread instead of staying in its parent's list (later JDKs hold groups weakly).
      */
     @SuppressWarnings("removal")
-    private static ThreadGroup rankThreadGroup(int rank) {
-        ThreadGroup group = new ThreadGroup("mpjlite-rank-" + rank);
+    private static ThreadGroup rankThreadGroup(ThreadGroup parent, int rank) {
+        ThreadGroup group = new ThreadGroup(parent, "mpjlite-rank-" + rank);
         group.setDaemon(true);
         return group;
     }
@@ -124,10 +217,10 @@ final class Supervisor {
         }
     }
 
-    private void runRank(Rank rank, RankTask task, Object[] results) {
+    private void runRank(Rank rank, RankBody body) {
         rank.bindToCurrentThread();
         try {
-            results[rank.id()] = task.run(rank);
+            body.run();
             if (rank.isInitialized() && !rank.isFinalized() && !job.failed()) {
                 job.config().warnings().accept("rank " + rank.id() + " returned without calling MPI.Finalize");
             }
@@ -138,14 +231,18 @@ final class Supervisor {
             // Buffers this thread freed and kept for reuse go back to the pool for other threads.
             job.buffers().releaseThreadCache();
             Rank.unbindCurrentThread();
+            boolean last;
             synchronized (exitMonitor) {
-                alive--;
+                last = --alive == 0;
                 exitMonitor.notifyAll();
+            }
+            if (last && !supervises()) {
+                job.wakeAll(); // a Finalize waits for the spawned ranks
             }
         }
     }
 
-    private void awaitEnd(Thread[] threads) throws InterruptedException {
+    private void awaitEnd() throws InterruptedException {
         JobConfig config = job.config();
         DeadlockDetector detector = config.deadlockDetection() ? new DeadlockDetector(job) : null;
         long start = System.nanoTime();

@@ -3,6 +3,8 @@
  * runtime that the packages below it serve: {@link org.mpjlite.smpdev.Job} (the ranks, the state
  * they share, the failure that ends the job), {@link org.mpjlite.smpdev.Rank} (one MPI process: its
  * lifecycle, thread level, doorbell and point-to-point endpoint),
+ * {@link org.mpjlite.smpdev.World} (the ranks started together, which share a {@code COMM_WORLD} and
+ * an Init: the job's first ranks, or the children of one spawn, added while the job runs),
  * {@code Supervisor} (runs and watches the rank threads),
  * {@link org.mpjlite.smpdev.JobConfig} and {@link org.mpjlite.smpdev.Tunables} (settings and
  * thresholds), the failure and abort types, {@link org.mpjlite.smpdev.Request}, the base of

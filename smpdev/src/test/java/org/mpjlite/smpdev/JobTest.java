@@ -36,6 +36,59 @@ class JobTest {
     }
 
     @ParameterizedTest
+    @ValueSource(ints = {1, 2, 5})
+    void ranksAddedWhileTheJobRunsHaveAWorldOfTheirOwnAndTheJobWaitsForThem(int added) {
+        AtomicInteger finished = new AtomicInteger();
+        JobResult r = Job.run(config(2), rank -> {
+            rank.init(Rank.THREAD_SINGLE, "Init");
+            if (rank.id() == 0) {
+                Job job = rank.job();
+                World w = job.addRanks(added, job.allocateContexts(2), "test spawn");
+                assertEquals(2 + added, job.size());
+                for (int i = 0; i < added; i++) {
+                    Rank child = w.members().rank(i);
+                    assertEquals(2 + i, child.id());
+                    assertSame(w, child.world());
+                    job.start(child, c -> {
+                        Thread.sleep(50);
+                        c.init(Rank.THREAD_SINGLE, "Init"); // waits for its siblings only
+                        return finished.incrementAndGet();
+                    });
+                }
+            }
+            return rank.world().members().size();
+        });
+        assertTrue(r.succeeded(), () -> String.valueOf(r.failure()));
+        assertEquals(List.of(2, 2), r.results(), "the first ranks' results only");
+        assertEquals(added, finished.get(), "the job ended after the added ranks");
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 3})
+    void anAddedRankThatThrowsFailsTheJobNamingItsPlace(int added) {
+        IllegalStateException boom = new IllegalStateException("boom");
+        JobResult r = Job.run(config(1), rank -> {
+            Job job = rank.job();
+            World w = job.addRanks(added, job.allocateContexts(2), "test spawn");
+            for (Rank child : w.members().ranks()) {
+                job.start(child, c -> {
+                    if (c == w.members().rank(added - 1)) {
+                        throw boom;
+                    }
+                    return null;
+                });
+            }
+            rank.init(Rank.THREAD_SINGLE, "Init");
+            rank.await(() -> false, "Recv"); // released by the failure
+            return null;
+        });
+        assertSame(boom, r.failure().cause());
+        assertEquals(added, r.failure().rank());
+        assertEquals("rank " + added + " (rank " + (added - 1) + " of the MPI.COMM_WORLD of test spawn)",
+            r.failure().who());
+    }
+
+    @ParameterizedTest
     @ValueSource(ints = {1, 3, 8})
     void noRankLeavesInitBeforeAllHaveRegistered(int n) {
         JobResult r = Job.run(config(n), rank -> {

@@ -126,7 +126,7 @@ public final class Team {
     /** The team of every rank of {@code me}'s job (a world communicator). */
     public static Team world(Rank me, int context) {
         Job job = me.job();
-        return job.shared(new Key(context, 0), k -> new Team(job.world(), job.size()));
+        return job.shared(new Key(context, 0), k -> new Team(job.world(), job.world().size()));
     }
 
     /** The team of {@code me} alone (a self communicator). */

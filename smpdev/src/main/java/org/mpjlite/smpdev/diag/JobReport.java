@@ -24,7 +24,7 @@ public final class JobReport {
         List<BitSet> awaited = new ArrayList<>();
         for (Rank r : job.ranks()) {
             BitSet waitsFor = new BitSet();
-            out.append("  rank ").append(r.id()).append(": ");
+            out.append("  ").append(r).append(": ");
             RankThreads threads = RankThreads.of(r);
             if (threads.finished) {
                 out.append(r.isInitialized() ? "finished" : "finished without calling MPI.Init").append('\n');

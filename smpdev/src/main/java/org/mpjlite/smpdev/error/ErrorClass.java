@@ -154,8 +154,8 @@ public final class ErrorClass {
 
     /**
      * What an error class means, as MPI_Error_string gives it: {@code "MPI_ERR_TRUNCATE: message
-     * truncated: longer than the receive buffer"}. Valid codes that MPJ Lite never raises (MPI's
-     * I/O and dynamic-process classes) read {@code "MPI_ERR_<n>: error class <n>"}.
+     * truncated: longer than the receive buffer"}. Valid codes that name no
+     * class here read {@code "MPI_ERR_<n>: error class <n>"}.
      */
     public static String text(int errorClass) {
         if (!isValid(errorClass)) {
