@@ -83,6 +83,17 @@ public final class Info implements Freeable, Cloneable {
         rank.job().shared(new InitKey(rank.id()), k -> new InitRecord(caller == null ? "" : caller.getName(), argv));
     }
 
+    /**
+     * The class of the calling thread's first frame outside {@code callee} (the class that called
+     * it), or null. For the runtime: public because each rank's {@code MPI} class, which calls it,
+     * is defined by the rank's loader, in a run-time package of its own.
+     */
+    public static Class<?> callerOutside(Class<?> callee) {
+        return StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE)
+            .walk(frames -> frames.map(StackWalker.StackFrame::getDeclaringClass)
+                .filter(c -> c != callee && c != Info.class).findFirst().orElse(null));
+    }
+
     /** Sets {@code key} to {@code value} (MPI_Info_set), replacing its value if it is set. */
     public synchronized void set(String key, String value) {
         checkKey("set", key);

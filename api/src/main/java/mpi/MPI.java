@@ -360,9 +360,9 @@ public final class MPI {
         if (t != null) {
             t.call(call, start, false, null, -1, Integer.MIN_VALUE, -1, null, -1);
         }
-        Info.recordInit(r, StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE)
-            .walk(frames -> frames.map(StackWalker.StackFrame::getDeclaringClass).filter(c -> c != MPI.class)
-                .findFirst().orElse(null)), args);
+        // No lambda here: this class is defined once per rank, and each of its lambdas would be
+        // linked (a hidden class spun) once per rank.
+        Info.recordInit(r, Info.callerOutside(MPI.class), args);
         return provided;
     }
 

@@ -10,6 +10,7 @@ import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.JobResult;
 import org.mpjlite.smpdev.MatchingKind;
+import org.mpjlite.smpdev.ThreadKind;
 import org.mpjlite.smpdev.wait.WaitMode;
 
 /**
@@ -114,6 +115,17 @@ public final class MpjLite {
          */
         public Options stackSize(long bytes) {
             config.stackSize(bytes);
+            return this;
+        }
+
+        /**
+         * What each rank runs on, as {@code mpjrun --threads}: {@link ThreadKind#VIRTUAL} (JDK 21 and
+         * later, the default there) or {@link ThreadKind#PLATFORM} (the default on JDK 17 to 20).
+         *
+         * @throws IllegalArgumentException for virtual threads on a JDK before 21
+         */
+        public Options threads(ThreadKind kind) {
+            config.threads(kind);
             return this;
         }
 

@@ -15,6 +15,7 @@ import mpjbuf.PoolStrategy;
 import mpjbuf.StorageKind;
 import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.MatchingKind;
+import org.mpjlite.smpdev.ThreadKind;
 import org.mpjlite.smpdev.wait.WaitMode;
 
 /**
@@ -58,8 +59,11 @@ final class LaunchOptions {
         "                               (same as --eager-threshold 0), so a program that only works",
         "                               because small sends are buffered deadlocks, and is reported",
         "  --timeout SECONDS            stop the job after SECONDS with a report of every rank",
-        "  --stack-size BYTES           stack of each rank's main thread (default 8m, what a",
-        "                               program's main thread typically has); suffixes k, m, g",
+        "  --threads virtual|platform   what each rank runs on: a virtual thread (JDK 21 and later,",
+        "                               the default there: tens of thousands of ranks fit) or a",
+        "                               platform thread (the default on JDK 17 to 20)",
+        "  --stack-size BYTES           stack of each rank's main platform thread (default 8m,",
+        "                               what a program's main thread typically has); suffixes k, m, g",
         "  --check                      costly misuse checks: a send buffer changed while its",
         "                               non-blocking send is pending is an error; requests never",
         "                               completed are listed at Finalize; reports name the line of",
@@ -79,7 +83,8 @@ final class LaunchOptions {
         "",
         "Exit status: 0 if every rank returned from main; 1 if a rank threw; the code given to",
         "Abort if a rank called it; 2 for a usage or compile error; 86 for a deadlock (every rank",
-        "blocked in MPI: a report says where); 124 when --timeout stopped the job.",
+        "blocked in MPI: a report says where); 124 when --timeout stopped the job; 128 + the",
+        "signal's number when SIGTERM, SIGINT or SIGHUP (Ctrl-C) stopped it, with the same report.",
         "System.exit(0) in a rank ends that rank only; System.exit(n), n not 0, ends the job with n.",
         "");
 
@@ -191,6 +196,9 @@ final class LaunchOptions {
                 case "--stack-size":
                     config.stackSize(parseSize(name, value));
                     break;
+                case "--threads":
+                    config.threads(parseThreads(value));
+                    break;
                 case "--trace":
                     config.trace(parsePath(name, value));
                     break;
@@ -254,12 +262,22 @@ final class LaunchOptions {
             case "--wait":
             case "--timeout":
             case "--stack-size":
+            case "--threads":
             case "--trace":
             case "--trace-limit":
                 return true;
             default:
                 return false;
         }
+    }
+
+    private static ThreadKind parseThreads(String value) throws UsageException {
+        ThreadKind kind = parseChoice("--threads", value, ThreadKind::parse, "virtual, platform");
+        if (!kind.available()) {
+            throw new UsageException("--threads virtual needs JDK 21 or later; this is JDK " + Runtime.version()
+                + " (run with a newer JDK, set JAVA_HOME, or use --threads platform)");
+        }
+        return kind;
     }
 
     /** A count of at least 1 of {@code what} (ranks, events). */

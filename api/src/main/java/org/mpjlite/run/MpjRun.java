@@ -14,8 +14,9 @@ import org.mpjlite.smpdev.JobResult;
  * the program's classes. See {@link LaunchOptions#USAGE} for the command line.
  *
  * <p>The exit code is 0 when every rank returns from {@code main}, the failure's exit code
- * otherwise (1 for an exception, the code given to {@code Abort}), and 2 for usage and compile
- * errors, reported before any rank starts.
+ * otherwise (1 for an exception, the code given to {@code Abort}), 2 for usage and compile
+ * errors, reported before any rank starts, and 128 plus the signal's number for a job stopped by
+ * {@code SIGTERM}, {@code SIGINT} or {@code SIGHUP} ({@link StopSignal}).
  *
  * <p>{@code System.exit} in the program ends one rank, as it ends one process under mpirun: status 0
  * as if that rank's {@code main} returned, while the others go on; any other status ends the job
@@ -72,7 +73,7 @@ public final class MpjRun {
             JobConfig config = options.config().toBuilder().warnings(w -> err.println("mpjrun: warning: " + w)).build();
             Job job = Job.create(config);
             JobResult result;
-            try (StatusSignal status = StatusSignal.install(job, err)) {
+            try (StatusSignal status = StatusSignal.install(job, err); StopSignal stop = StopSignal.install(job)) {
                 result = job.run(rank -> program.runRank(rank, args));
             }
             if (!result.succeeded()) {

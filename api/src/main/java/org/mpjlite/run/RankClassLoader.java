@@ -58,19 +58,25 @@ final class RankClassLoader extends URLClassLoader implements RankBound {
 
     private final Rank rank;
     private final Map<String, byte[]> compiledClasses;
+    /** The bytes of the per-rank runtime classes ({@code mpi.MPI}), read from the parent once for all ranks. */
+    private final Map<String, byte[]> runtimeClasses;
 
     /**
      * @param rank the rank this loader belongs to; null for a loader that only inspects the
      *        program before the job starts
      * @param classpath the user class path, searched before the parent
      * @param compiledClasses class files compiled in memory, by binary name, searched first
+     * @param runtimeClasses a thread-safe cache of the per-rank runtime classes' bytes, shared by the
+     *        loaders of one program (read from the parent's jar once, not once per rank)
      * @param parent the loader of the MPJ Lite runtime
      */
-    RankClassLoader(Rank rank, URL[] classpath, Map<String, byte[]> compiledClasses, ClassLoader parent) {
+    RankClassLoader(Rank rank, URL[] classpath, Map<String, byte[]> compiledClasses,
+                    Map<String, byte[]> runtimeClasses, ClassLoader parent) {
         // Unnamed: a named loader prefixes every stack frame of the program with its name.
         super(classpath, parent);
         this.rank = rank;
         this.compiledClasses = compiledClasses;
+        this.runtimeClasses = runtimeClasses;
     }
 
     @Override
@@ -163,14 +169,22 @@ final class RankClassLoader extends URLClassLoader implements RankBound {
     }
 
     private Class<?> defineFromParent(String name) throws ClassNotFoundException {
+        byte[] bytes = runtimeClasses.get(name);
+        if (bytes == null) {
+            bytes = readFromParent(name);
+            runtimeClasses.putIfAbsent(name, bytes);
+        }
+        return defineClass(name, bytes, 0, bytes.length);
+    }
+
+    private byte[] readFromParent(String name) throws ClassNotFoundException {
         String resource = name.replace('.', '/') + ".class";
         URL url = getParent().getResource(resource);
         if (url == null) {
             throw new ClassNotFoundException(name + " (not found in the MPJ Lite runtime)");
         }
         try (InputStream in = url.openStream()) {
-            byte[] bytes = in.readAllBytes();
-            return defineClass(name, bytes, 0, bytes.length);
+            return in.readAllBytes();
         } catch (IOException e) {
             throw new ClassNotFoundException(name + " (cannot read " + url + ")", e);
         }

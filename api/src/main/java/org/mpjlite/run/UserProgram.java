@@ -31,6 +31,8 @@ public final class UserProgram implements AutoCloseable {
     private final Map<String, byte[]> compiledClasses;
     private final ClassLoader runtime;
     private final Queue<RankClassLoader> loaders = new ConcurrentLinkedQueue<>();
+    /** The per-rank runtime classes' bytes, read once for all ranks' loaders. */
+    private final Map<String, byte[]> runtimeClasses = new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
      * @param mainClass binary name of the class whose {@code main} each rank runs
@@ -150,7 +152,7 @@ public final class UserProgram implements AutoCloseable {
     }
 
     private RankClassLoader newLoader(Rank rank) {
-        RankClassLoader loader = new RankClassLoader(rank, classpath, compiledClasses, runtime);
+        RankClassLoader loader = new RankClassLoader(rank, classpath, compiledClasses, runtimeClasses, runtime);
         if (rank != null) {
             loaders.add(loader);
         }

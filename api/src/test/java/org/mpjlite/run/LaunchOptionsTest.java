@@ -17,6 +17,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.JobTimeoutException;
 import org.mpjlite.smpdev.MatchingKind;
+import org.mpjlite.smpdev.ThreadKind;
 import org.mpjlite.smpdev.wait.WaitMode;
 
 class LaunchOptionsTest {
@@ -113,7 +114,7 @@ class LaunchOptionsTest {
         assertEquals(0, r.exitCode());
         for (String option : List.of("-np", "-n ", "-cp", "-classpath", "--class-path", "--matching", "locked",
                 "lockfree", "--eager-threshold", "--pool", "buddy1", "buddy2", "unpooled", "--storage", "heap",
-                "direct", "--wait", "auto", "spin", "park", "--sync-sends", "--timeout", "--stack-size", "--no-deadlock-detection", "-h", "--help", "--version",
+                "direct", "--wait", "auto", "spin", "park", "--sync-sends", "--timeout", "--threads", "virtual", "platform", "--stack-size", "--no-deadlock-detection", "-h", "--help", "--version",
                 "File.java", "app.jar")) {
             assertTrue(r.out().contains(option), "help should mention " + option + ":\n" + r.out());
         }
@@ -127,6 +128,21 @@ class LaunchOptionsTest {
         assertEquals(java.time.Duration.ofMillis(2500), o.config().timeout());
         assertEquals(3, o.config().ranks());
         assertEquals(null, LaunchOptions.parse("Main").config().timeout());
+    }
+
+    @Test
+    void threadsAreVirtualFromJdk21OnAndAUsageErrorBefore() throws Exception {
+        ThreadKind expected = Runtime.version().feature() >= 21 ? ThreadKind.VIRTUAL : ThreadKind.PLATFORM;
+        assertEquals(expected, LaunchOptions.parse("Main").config().threads());
+        assertEquals(ThreadKind.PLATFORM, LaunchOptions.parse("--threads", "platform", "Main").config().threads());
+        UsageException bad = assertThrows(UsageException.class, () -> LaunchOptions.parse("--threads=green", "Main"));
+        assertTrue(bad.getMessage().contains("--threads must be one of virtual, platform, not 'green'"), bad.getMessage());
+        if (expected == ThreadKind.VIRTUAL) {
+            assertEquals(ThreadKind.VIRTUAL, LaunchOptions.parse("--threads=virtual", "Main").config().threads());
+        } else {
+            UsageException e = assertThrows(UsageException.class, () -> LaunchOptions.parse("--threads", "virtual", "Main"));
+            assertTrue(e.getMessage().startsWith("--threads virtual needs JDK 21 or later"), e.getMessage());
+        }
     }
 
     @Test

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mpjlite.run.fixtures.StaticCounterMain;
@@ -32,7 +33,7 @@ class RankClassLoaderTest {
         for (int i = 0; i < classpath.length; i++) {
             urls[i] = classpath[i].toUri().toURL();
         }
-        return new RankClassLoader(null, urls, Map.of(), PARENT);
+        return new RankClassLoader(null, urls, Map.of(), new ConcurrentHashMap<>(), PARENT);
     }
 
     private static Path testClasses() throws Exception {
@@ -85,7 +86,8 @@ class RankClassLoaderTest {
         Path src = Sources.write(dir, "p/Hello.java", "package p; public class Hello { }");
         Sources.compile(dir.resolve("out"), src);
         byte[] bytes = Files.readAllBytes(dir.resolve("out/p/Hello.class"));
-        try (RankClassLoader l = new RankClassLoader(null, new URL[0], Map.of("p.Hello", bytes), PARENT)) {
+        try (RankClassLoader l = new RankClassLoader(null, new URL[0], Map.of("p.Hello", bytes),
+                new ConcurrentHashMap<>(), PARENT)) {
             assertSame(l, l.loadClass("p.Hello").getClassLoader());
         }
     }
@@ -105,7 +107,8 @@ class RankClassLoaderTest {
     @Test
     void belongsToItsRank() {
         JobResult result = Job.run(JobConfig.builder().ranks(2).build(), rank -> {
-            try (RankClassLoader l = new RankClassLoader(rank, new URL[0], Map.of(), PARENT)) {
+            try (RankClassLoader l = new RankClassLoader(rank, new URL[0], Map.of(), new ConcurrentHashMap<>(),
+                    PARENT)) {
                 return Rank.ofLoader(l) == rank;
             }
         });

@@ -2,13 +2,12 @@ package org.mpjlite.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static org.mpjlite.run.Subprocesses.drain;
+import static org.mpjlite.run.Subprocesses.startMpjrun;
+import static org.mpjlite.run.Subprocesses.stdout;
 
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -55,20 +54,12 @@ class StatusSignalTest {
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {2, 3, 8})
     void sigquitToTheLauncherAndSigusr1ToTheJvmPrintEveryRankAndTheJobGoesOn(int ranks) throws Exception {
-        Path script = Path.of("..", "bin", "mpjrun").toAbsolutePath().normalize();
-        assumeTrue(Files.isRegularFile(script) && succeeds("env", "--default-signal=QUIT", "bash", "-c", "true"),
-            "bash and an env that resets signals (GNU coreutils 8.31 or later)");
         Path src = Sources.write(dir, "Waits.java", WAITS);
         Path go = dir.resolve("go");
-        ProcessBuilder pb = new ProcessBuilder("env", "--default-signal=QUIT", "bash", script.toString(), "-np",
-            String.valueOf(ranks), src.toString(), go.toString());
-        pb.environment().put("MPJLITE_CLASSPATH", System.getProperty("java.class.path"));
-        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        Process launcher = pb.start();
+        Process launcher = startMpjrun("QUIT", "-np", String.valueOf(ranks), src.toString(), go.toString());
         try {
             StringBuilder err = drain(launcher.getErrorStream());
-            BufferedReader out = new BufferedReader(new InputStreamReader(launcher.getInputStream(),
-                StandardCharsets.UTF_8));
+            BufferedReader out = stdout(launcher);
             assertEquals("ready", out.readLine());
 
             kill("-QUIT", launcher.pid());
@@ -95,16 +86,6 @@ class StatusSignalTest {
         }
     }
 
-    private static boolean succeeds(String... command) {
-        try {
-            return new ProcessBuilder(command).start().waitFor() == 0;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
 
     private static void kill(String signal, long pid) throws IOException, InterruptedException {
         Process k = new ProcessBuilder("kill", signal, String.valueOf(pid)).inheritIO().start();
@@ -125,24 +106,5 @@ class StatusSignalTest {
         synchronized (err) {
             throw new AssertionError("expected " + n + " status reports, got:\n" + err);
         }
-    }
-
-    /** Copies a stream into a buffer on a daemon thread. */
-    private static StringBuilder drain(InputStream in) {
-        StringBuilder text = new StringBuilder();
-        Thread t = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
-                for (String line; (line = r.readLine()) != null;) {
-                    synchronized (text) {
-                        text.append(line).append('\n');
-                    }
-                }
-            } catch (IOException e) {
-                // the process ended
-            }
-        }, "stderr of mpjrun");
-        t.setDaemon(true);
-        t.start();
-        return text;
     }
 }

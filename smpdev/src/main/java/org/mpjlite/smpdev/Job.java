@@ -403,6 +403,19 @@ public final class Job {
         }
     }
 
+    /**
+     * Stops the job from outside (a signal): records a {@link JobStoppedException} whose report,
+     * under {@code headline}, says where every rank stands now, then wakes every rank as any failure
+     * does. The supervisor gives the ranks only {@link Tunables#STOP_GRACE} to leave (they are
+     * daemons: the process ending ends the rest). Does nothing if the job has already failed.
+     * Safe from any thread.
+     */
+    public void stop(String headline, int exitCode) {
+        if (!failed()) {
+            fail(-1, new JobStoppedException(JobReport.describe(this, headline), exitCode));
+        }
+    }
+
     /** MPI_Abort: ends the job with {@code code}; does not return. */
     public AbortSignal abort(Rank rank, int code) {
         return end(rank, code, "Abort");

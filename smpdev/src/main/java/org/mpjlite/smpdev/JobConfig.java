@@ -22,6 +22,7 @@ public final class JobConfig {
     private final Duration timeout;
     private final boolean check;
     private final long stackSize;
+    private final ThreadKind threads;
     private final java.util.function.Consumer<String> warnings;
     private final java.nio.file.Path trace;
     private final int traceLimit;
@@ -39,6 +40,7 @@ public final class JobConfig {
         this.timeout = b.timeout;
         this.check = b.check;
         this.stackSize = b.stackSize;
+        this.threads = b.threads;
         this.warnings = b.warnings;
         this.trace = b.trace;
         this.traceLimit = b.traceLimit;
@@ -53,7 +55,7 @@ public final class JobConfig {
         return new Builder().ranks(ranks).matching(matching).eagerThreshold(eagerThreshold)
             .pool(poolStrategy, storageKind).waitMode(waitMode).shutdownGrace(shutdownGrace)
             .deadlockDetection(deadlockDetection).timeout(timeout).check(check)
-            .stackSize(stackSize).warnings(warnings).trace(trace).traceLimit(traceLimit).stats(stats);
+            .stackSize(stackSize).threads(threads).warnings(warnings).trace(trace).traceLimit(traceLimit).stats(stats);
     }
 
     public int ranks() {
@@ -114,6 +116,11 @@ public final class JobConfig {
         return stackSize;
     }
 
+    /** The kind of thread each rank's main runs on ({@link ThreadKind#DEFAULT} unless set). */
+    public ThreadKind threads() {
+        return threads;
+    }
+
     /** Where warnings about a misused job go (one message per call); standard error by default. */
     public java.util.function.Consumer<String> warnings() {
         return warnings;
@@ -145,7 +152,7 @@ public final class JobConfig {
     @Override
     public String toString() {
         return "JobConfig{ranks=" + ranks + ", matching=" + matching + ", eagerThreshold=" + eagerThreshold
-            + ", pool=" + poolStrategy + "/" + storageKind + ", wait=" + waitMode + '}';
+            + ", pool=" + poolStrategy + "/" + storageKind + ", wait=" + waitMode + ", threads=" + threads + '}';
     }
 
     /** Builder; every setting has a default ({@code ranks}: 1). */
@@ -161,6 +168,7 @@ public final class JobConfig {
         private Duration timeout;
         private boolean check;
         private long stackSize = Tunables.DEFAULT_STACK_SIZE;
+        private ThreadKind threads = ThreadKind.DEFAULT;
         private java.util.function.Consumer<String> warnings = w -> System.err.println("mpjrun: warning: " + w);
         private java.nio.file.Path trace;
         private int traceLimit = org.mpjlite.smpdev.diag.Tracer.DEFAULT_LIMIT;
@@ -230,6 +238,20 @@ public final class JobConfig {
                 throw new IllegalArgumentException("stack size must be >= 0, was " + bytes);
             }
             this.stackSize = bytes;
+            return this;
+        }
+
+        /**
+         * The kind of thread each rank runs on.
+         *
+         * @throws IllegalArgumentException for {@link ThreadKind#VIRTUAL} on a JDK before 21
+         */
+        public Builder threads(ThreadKind kind) {
+            if (!kind.available()) {
+                throw new IllegalArgumentException("virtual threads need JDK 21 or later; this is JDK "
+                    + Runtime.version() + " (use platform threads)");
+            }
+            this.threads = kind;
             return this;
         }
 

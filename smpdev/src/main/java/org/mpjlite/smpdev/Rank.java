@@ -36,7 +36,17 @@ public final class Rank implements Waiter {
     public static final int THREAD_SERIALIZED = 2;
     public static final int THREAD_MULTIPLE = 3;
 
-    private static final InheritableThreadLocal<Rank> CURRENT = new InheritableThreadLocal<>();
+    /**
+     * The rank of the calling thread. Threads a rank's thread creates inherit it; each such creation
+     * is counted for a virtual rank, which has no thread group to list its threads by.
+     */
+    private static final InheritableThreadLocal<Rank> CURRENT = new InheritableThreadLocal<>() {
+        @Override
+        protected Rank childValue(Rank parent) {
+            parent.threadCreated();
+            return parent;
+        }
+    };
 
     private static final int NEW = 0;
     private static final int INITIALIZED = 1;
@@ -60,6 +70,16 @@ public final class Rank implements Waiter {
         new java.util.concurrent.ConcurrentHashMap<>();
     /** The thread group the rank's main thread runs in, and the threads it starts inherit; or null. */
     private volatile ThreadGroup threads;
+    /**
+     * Set when the rank runs on a virtual thread: it cannot be in a thread group, so the rank tracks
+     * its threads itself ({@link #trackedThreads}, {@link #hasUntrackedThreads}).
+     */
+    private volatile boolean virtual;
+    /** Threads of a virtual rank other than its main thread that have blocked in MPI. */
+    private final java.util.Set<Thread> tracked = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Threads created by a virtual rank's threads (they inherit the rank), and how many of them were tracked. */
+    private final java.util.concurrent.atomic.AtomicInteger created = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicInteger trackedEver = new java.util.concurrent.atomic.AtomicInteger();
     /** Set once the rank's main thread has returned or thrown. */
     private volatile boolean finished;
     /** Requests the program has not completed, under {@code --check} only; else null. */
@@ -238,6 +258,40 @@ public final class Rank implements Waiter {
         threads = group;
     }
 
+    /** Whether the rank runs on a virtual thread (see {@link ThreadKind}). */
+    public boolean isVirtual() {
+        return virtual;
+    }
+
+    void runsVirtual() {
+        virtual = true;
+    }
+
+    /**
+     * The threads of a virtual rank, other than its main thread, that have blocked in MPI (live or
+     * not); empty for other ranks. A snapshot, safe from any thread.
+     */
+    public java.util.List<Thread> trackedThreads() {
+        tracked.removeIf(t -> !t.isAlive());
+        return java.util.List.copyOf(tracked);
+    }
+
+    /**
+     * Whether a virtual rank's threads have created a thread that never blocked in MPI: it may be
+     * running, and nothing lists it (virtual ranks have no thread group), so the rank may make
+     * progress. Counts every thread ever created, so once true it stays true; the deadlock detector
+     * then errs toward no report, which leaves a deadlock to {@code --timeout}.
+     */
+    public boolean hasUntrackedThreads() {
+        return created.get() > trackedEver.get();
+    }
+
+    private void threadCreated() {
+        if (virtual) {
+            created.incrementAndGet();
+        }
+    }
+
     /**
      * Guards every communication call: MPI must be initialized and not finalized, and the job
      * still alive.
@@ -300,6 +354,9 @@ public final class Rank implements Waiter {
         Thread me = Thread.currentThread();
         BlockedCall b = new BlockedCall(call, condition, me);
         blocked.put(me, b);
+        if (virtual && me != mainThread && tracked.add(me)) {
+            trackedEver.incrementAndGet();
+        }
         return b;
     }
 

@@ -23,7 +23,7 @@ import org.mpjlite.smpdev.diag.JobReport;
  * children's start; their results are not part of the job's (those are the first ranks').
  *
  * <p>Thread safety: the count of live ranks is guarded by the exit monitor, which exits and
- * failures notify; the threads are kept in a concurrent list; the rest is confined to the
+ * failures notify; the threads are kept in a concurrent queue; the rest is confined to the
  * supervising thread.
  */
 final class Supervisor {
@@ -32,7 +32,7 @@ final class Supervisor {
     /** Rank threads still running; guarded by {@link #exitMonitor}. */
     private int alive;
     /** Every rank thread started, the first ranks' and spawned ones', to interrupt on failure. */
-    private final List<Thread> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final java.util.Queue<Thread> threads = new java.util.concurrent.ConcurrentLinkedQueue<>();
     /**
      * The thread group every rank's group is made in: the supervising thread's (else the group of
      * the thread that first spawned). Not the spawning rank's, or a spawned rank's threads would
@@ -64,8 +64,15 @@ final class Supervisor {
             Rank rank = ranks.get(i);
             first[i] = rankThread(rank, () -> results[rank.id()] = task.run(rank));
         }
-        for (Thread t : first) {
-            t.start();
+        for (int i = 0; i < n; i++) {
+            if (job.failed()) {
+                // Stopped (or failed) while starting: the ranks not started yet never run.
+                synchronized (exitMonitor) {
+                    alive -= n - i;
+                }
+                break;
+            }
+            first[i].start();
         }
         try {
             awaitEnd();
@@ -121,14 +128,23 @@ final class Supervisor {
         }
     }
 
-    /** A daemon thread that runs {@code body} as {@code rank}, in the rank's own thread group. */
+    /**
+     * A daemon thread that runs {@code body} as {@code rank}: a platform thread in the rank's own
+     * thread group, or a virtual thread ({@link JobConfig#threads()}), which cannot be in a group:
+     * a virtual rank tracks its threads itself.
+     */
     private Thread rankThread(Rank rank, RankBody body) {
-        ThreadGroup group = rankThreadGroup(
-            ranksParent != null ? ranksParent : Thread.currentThread().getThreadGroup(), rank.id());
-        rank.runsIn(group);
-        Thread t = new RankThread(group, () -> runRank(rank, body), "mpjlite-rank-" + rank.id(),
-            job.config().stackSize());
-        t.setDaemon(true);
+        ThreadKind kind = job.config().threads();
+        ThreadGroup group = null;
+        if (kind == ThreadKind.PLATFORM) {
+            group = rankThreadGroup(ranksParent != null ? ranksParent : Thread.currentThread().getThreadGroup(),
+                rank.id());
+            rank.runsIn(group);
+        } else {
+            rank.runsVirtual();
+        }
+        Thread t = kind.newThread(group, "mpjlite-rank-" + rank.id(), job.config().stackSize(),
+            () -> runRank(rank, body));
         threads.add(t);
         return t;
     }
@@ -172,49 +188,6 @@ final class Supervisor {
         ThreadGroup group = new ThreadGroup(parent, "mpjlite-rank-" + rank);
         group.setDaemon(true);
         return group;
-    }
-
-    /**
-     * The main thread of a rank. Programs find their own frames in their thread's stack trace, the
-     * outermost being {@code main} in a JVM's main thread (test suites name the main class and
-     * report errors' lines from {@code Thread.currentThread().getStackTrace()}): so, asked by the
-     * rank itself, the trace ends at the method the launcher called reflectively (the program's
-     * {@code main}) and leaves out the frames that run the rank and make that call. Traces asked
-     * by other threads (reports of where ranks wait) and traces of throwables are whole.
-     */
-    private static final class RankThread extends Thread {
-        RankThread(ThreadGroup group, Runnable body, String name, long stackSize) {
-            super(group, body, name, stackSize);
-        }
-
-        @Override
-        public StackTraceElement[] getStackTrace() {
-            StackTraceElement[] all = super.getStackTrace();
-            if (this != Thread.currentThread()) {
-                return all;
-            }
-            int end = all.length;
-            while (end > 0 && !isReflection(all[end - 1])) {
-                end--;
-            }
-            while (end > 0 && isReflection(all[end - 1])) {
-                end--;
-            }
-            // The first frame is Thread.getStackTrace, as for any thread; the next is this override.
-            int skip = all.length > 1 && all[1].getClassName().equals(RankThread.class.getName()) ? 1 : 0;
-            if (end <= 1 + skip) {
-                end = all.length; // not started reflectively (a job run in-process): nothing to leave out
-            }
-            StackTraceElement[] mine = new StackTraceElement[end - skip];
-            mine[0] = all[0];
-            System.arraycopy(all, 1 + skip, mine, 1, end - 1 - skip);
-            return mine;
-        }
-
-        private static boolean isReflection(StackTraceElement e) {
-            String c = e.getClassName();
-            return c.equals("java.lang.reflect.Method") || c.startsWith("jdk.internal.reflect.");
-        }
     }
 
     private void runRank(Rank rank, RankBody body) {
@@ -267,7 +240,8 @@ final class Supervisor {
         if (!job.failed()) {
             return;
         }
-        long grace = config.shutdownGrace().toNanos();
+        long grace = (job.failure().cause() instanceof JobStoppedException ? Tunables.STOP_GRACE
+            : config.shutdownGrace()).toNanos();
         if (!awaitAllExited(grace)) {
             for (Thread t : threads) {
                 t.interrupt();

@@ -90,6 +90,15 @@ public final class Tunables {
     public static final int COLLECTIVE_SLOTS = 32;
 
     /**
+     * Teams of more members than this count arrivals in a shared counter instead of each waiter
+     * reading every member's epoch word, decide once per collective whether the calls match, and
+     * reduce an Allreduce once (each element by one member) instead of on every member: with
+     * thousands of members, per-member scans of every member cost O(p^2) per collective. Smaller
+     * teams keep the per-member words, which move no shared line between cores.
+     */
+    public static final int LARGE_TEAM = 64;
+
+    /**
      * Storage units a reduction combines per block: the accumulator (and any staging array of an
      * NIO buffer) stays in the L1/L2 cache whatever the number of members.
      */
@@ -120,6 +129,13 @@ public final class Tunables {
      * interrupted): a rank in a computation notices the failure at its next MPI call.
      */
     public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(2);
+
+    /**
+     * How long a job stopped by a signal waits for its ranks to leave (twice: before and after they
+     * are interrupted): a person pressing Ctrl-C expects the prompt back within a second or two,
+     * and ranks parked in MPI leave at once; ranks still computing end with the process.
+     */
+    public static final Duration STOP_GRACE = Duration.ofMillis(250);
 
     /**
      * How often the supervisor looks at a running job for a deadlock or its time limit: ten looks a

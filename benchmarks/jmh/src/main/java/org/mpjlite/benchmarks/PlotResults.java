@@ -89,14 +89,21 @@ public final class PlotResults {
         return rows.get(0).startsWith("\"Benchmark\"") ? readJmh(rows) : readMedians(rows);
     }
 
-    /** test, unit, system, size, median, ...: one chart per test, one line per system. */
+    /**
+     * test, unit, system, size, median, ...: one chart per test, one line per system. The x axis is
+     * the message size, or what the fourth column's header names instead ({@code ranks} for
+     * {@code benchmarks/scale}); the y axis is a latency, a bandwidth, or the unit as given
+     * ({@code s}, {@code MB}).
+     */
     private static Map<String, Chart> readMedians(List<String> rows) {
         Map<String, Chart> charts = new LinkedHashMap<>();
+        String[] header = rows.get(0).split(",");
+        String xTitle = header.length > 3 && !header[3].equals("size") ? header[3] : "message size [B]";
         for (String row : rows.subList(1, rows.size())) {
             String[] f = row.split(",");
             boolean bandwidth = f[1].equals("MB/s");
-            charts.computeIfAbsent(f[0], t -> new Chart("message size [B]",
-                    bandwidth ? "bandwidth [MB/s]" : "latency [us]", bandwidth, new LinkedHashMap<>()))
+            String yTitle = bandwidth ? "bandwidth [MB/s]" : f[1].equals("us") ? "latency [us]" : f[0] + " [" + f[1] + "]";
+            charts.computeIfAbsent(f[0], t -> new Chart(xTitle, yTitle, bandwidth, new LinkedHashMap<>()))
                 .add(f[2], Double.parseDouble(f[3]), Double.parseDouble(f[4]));
         }
         return charts;

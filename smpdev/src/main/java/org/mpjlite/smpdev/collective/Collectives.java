@@ -372,12 +372,14 @@ public final class Collectives {
         Slot s = t.enter(me, call);
         Part p = s.parts[me];
         p.sign(Operation.ALLREDUCE, call, arguments, -1, units, type, op);
-        if (request == null && EpochLines.fits(units, type, op)) {
+        if (request == null && !t.isLarge() && EpochLines.fits(units, type, op)) {
             t.allreduceInLines(s, me, inPlace ? rbuf : sbuf, inPlace ? rindex : sindex, rbuf, rindex, units, type, op,
                 call);
             return;
         }
-        boolean eager = eager(units, type, request);
+        // A large team reduces each element once (below), not once per member: p members each
+        // reducing p contributions would cost p^2.
+        boolean eager = eager(units, type, request) && !t.isLarge();
         contribute(p, inPlace ? rbuf : sbuf, inPlace ? rindex : sindex, units, type, eager || inPlace);
         p.recv = rbuf;
         p.recvIndex = rindex;
@@ -391,6 +393,9 @@ public final class Collectives {
             int perItem = op.unitsPerItem();
             int lo = chunk(units, m, n, perItem);
             int len = chunk(units, m + 1, n, perItem) - lo;
+            if (len == 0) {
+                return; // more members than elements: the others' shares cover them
+            }
             Part mine = slot.parts[m];
             Reducer.reduce(slot.parts, 0, n, lo, len, mine.recv, mine.recvIndex + lo, type, op);
             for (int d = 0; d < n; d++) {

@@ -21,6 +21,15 @@ final class Slot {
     /** Number of the collective those arrivals belong to. */
     private volatile long nonBlockingOp = -1;
     final Part[] parts;
+    /**
+     * In a large team, whether the calls of collective {@link Verdict#op} match: the first member to
+     * compare every part publishes it (volatile), and the others of the same collective use it.
+     */
+    volatile Verdict verdict;
+
+    /** The first member whose part differs from member 0's in collective {@code op}, or -1. */
+    record Verdict(long op, int mismatch) {
+    }
 
     Slot(int size) {
         parts = new Part[size];

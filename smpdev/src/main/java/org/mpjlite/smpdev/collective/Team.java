@@ -3,11 +3,13 @@ package org.mpjlite.smpdev.collective;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.Membership;
 import org.mpjlite.smpdev.Rank;
 import org.mpjlite.smpdev.Tunables;
 import org.mpjlite.smpdev.data.BasicType;
+import org.mpjlite.smpdev.diag.Awaited;
 import org.mpjlite.smpdev.diag.CallSite;
 import org.mpjlite.smpdev.error.ErrorClass;
 import org.mpjlite.smpdev.error.Errors;
@@ -69,6 +71,8 @@ public final class Team {
     private static final int KNOWN_LEFT = 3;
     private static final int KNOWN_EPOCH = 4;
     private static final VarHandle STATE = MethodHandles.arrayElementVarHandle(long[].class);
+    /** Epoch indexes of {@link #arrivals}: more than the {@code 2 * SLOTS + 2} a member may be ahead. */
+    private static final int ARRIVAL_RING = 4 * SLOTS;
 
     private final Membership members;
     /**
@@ -94,6 +98,15 @@ public final class Team {
     private final EpochLines lines;
     /** Members waiting to enter a busy slot: departures wake them (rare; read on every departure). */
     private final AtomicInteger entering = new AtomicInteger();
+    /**
+     * Teams above {@link Tunables#LARGE_TEAM} members only: arrivals at the phases of epoch
+     * {@code e}, at index {@code (e - 1) % ARRIVAL_RING}, cumulative over the epochs that share the
+     * index; every member's epoch word is still stored (reports and the small-team paths read it).
+     * A member is never {@code ARRIVAL_RING} epochs ahead of the slowest one (it waits at a slot's
+     * reuse, {@code SLOTS} collectives of at most two phases each), so the epochs sharing an index
+     * never overlap. Null for smaller teams.
+     */
+    private final AtomicLongArray arrivals;
 
     private Team(Membership members, int split) {
         this.members = members;
@@ -106,6 +119,12 @@ public final class Team {
         this.lines = new EpochLines(members.size());
         this.check = members.rank(0).job().config().check();
         this.waits = members.rank(0).job().waitStrategy();
+        this.arrivals = isLarge() ? new AtomicLongArray(ARRIVAL_RING) : null;
+    }
+
+    /** True for a team of more than {@link Tunables#LARGE_TEAM} members (see {@link #arrivals}). */
+    boolean isLarge() {
+        return members.size() > Tunables.LARGE_TEAM;
     }
 
     private record Key(int context, int leader) {
@@ -247,7 +266,7 @@ public final class Team {
             // After the arrival is counted: a blocking member that sees this epoch sees the count too.
             long epoch = lpEpoch(me) + 1;
             lines.mark(me, epoch);
-            svEpoch(me, epoch);
+            arriveAt(me, epoch);
             if (reached(epoch)) {
                 wakeAll();
             }
@@ -258,7 +277,7 @@ public final class Team {
             return;
         }
         arrive(me, call);
-        int other = firstMismatch(s.parts);
+        int other = verdict(s, lpEntered(me) - 1);
         if (other >= 0) {
             throw mismatch(s, me, other, call);
         }
@@ -308,14 +327,14 @@ public final class Team {
         long epoch = lpEpoch(me) + 1;
         if (lpKnownEpoch(me) < epoch - 1) {
             if (!reached(epoch - 1)) {
-                await(me, () -> reached(epoch - 1), call);
+                await(me, new Phase(epoch - 1), call);
             }
             spKnownEpoch(me, epoch - 1);
         }
         s.parts[me].blocking = true;
         long header = EpochLines.header(epoch, units, type, op.builtin());
         lines.publish(me, header, src, srcIndex, units, type);
-        svEpoch(me, epoch);
+        arriveAt(me, epoch);
         if (arrivedInLines(epoch)) {
             wakeAll();
         } else {
@@ -355,6 +374,24 @@ public final class Team {
             }
         }
         return true;
+    }
+
+    /**
+     * {@link #firstMismatch} of collective {@code op} in slot {@code s}, once every member has
+     * arrived (the parts no longer change): a large team compares once, and publishes the answer in
+     * the slot for the other members of the same collective (several may compare at once: they find
+     * the same answer).
+     */
+    private int verdict(Slot s, long op) {
+        if (!isLarge()) {
+            return firstMismatch(s.parts);
+        }
+        Slot.Verdict v = s.verdict;
+        if (v == null || v.op() != op) {
+            v = new Slot.Verdict(op, firstMismatch(s.parts));
+            s.verdict = v;
+        }
+        return v.mismatch();
     }
 
     /**
@@ -469,16 +506,60 @@ public final class Team {
     private void arrive(int me, String call) {
         long epoch = lpEpoch(me) + 1;
         lines.mark(me, epoch);
-        svEpoch(me, epoch);
+        arriveAt(me, epoch);
         if (reached(epoch)) {
             wakeAll();
         } else {
-            await(me, () -> reached(epoch), call);
+            await(me, new Phase(epoch), call);
         }
         spKnownEpoch(me, epoch);
     }
 
+    /**
+     * Waiting until every member has arrived at phase {@code epoch}; for reports, waiting for the
+     * members that have not (read from their epoch words, published before their arrival counts).
+     */
+    private final class Phase implements Condition, Awaited {
+        private final long epoch;
+
+        Phase(long epoch) {
+            this.epoch = epoch;
+        }
+
+        @Override
+        public boolean isMet() {
+            return reached(epoch);
+        }
+
+        @Override
+        public String describe(Job job) {
+            return "";
+        }
+
+        @Override
+        public void addAwaitedRanks(Job job, java.util.BitSet ranks) {
+            for (int m = 0; m < members.size(); m++) {
+                if (lvEpoch(m) < epoch) {
+                    ranks.set(members.worldRank(m));
+                }
+            }
+        }
+    }
+
+    /** Publishes member {@code me}'s arrival at phase {@code epoch}: its epoch word, and in a large team the count. */
+    private void arriveAt(int me, long epoch) {
+        svEpoch(me, epoch);
+        if (arrivals != null) {
+            arrivals.incrementAndGet((int) ((epoch - 1) % ARRIVAL_RING));
+        }
+    }
+
+    /** True when every member has arrived at phase {@code epoch}. */
     private boolean reached(long epoch) {
+        if (arrivals != null) {
+            long rounds = (epoch - 1) / ARRIVAL_RING + 1;
+            return arrivals.get((int) ((epoch - 1) % ARRIVAL_RING)) >= rounds * members.size();
+        }
         for (int m = 0; m < members.size(); m++) {
             if (lvEpoch(m) < epoch) {
                 return false;

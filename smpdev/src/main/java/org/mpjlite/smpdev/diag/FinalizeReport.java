@@ -101,6 +101,9 @@ public final class FinalizeReport {
      */
     private static List<SendRequest> pendingSends(Rank rank) {
         List<SendRequest> out = new ArrayList<>();
+        if (!rank.endpoint().hasWaitingSends()) {
+            return out;
+        }
         for (Rank r : rank.job().ranks()) {
             List<Message> waiting = r.endpoint().mailbox().unexpectedSnapshot();
             waiting.addAll(r.endpoint().probedSnapshot());

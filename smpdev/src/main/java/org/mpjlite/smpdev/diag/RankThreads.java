@@ -36,6 +36,13 @@ import org.mpjlite.smpdev.wait.Doorbell;
  * able to progress. That errs on the side of no report: a false deadlock report ends a correct
  * program, a missed one leaves it to {@code --timeout}.
  *
+ * <p>A virtual rank (see {@code ThreadKind}) has no thread group: its threads are its main thread
+ * and the threads that have blocked in MPI, which the rank tracks. While a thread its threads
+ * created has never blocked in MPI, the rank counts as able to progress (that thread may be
+ * running, and nothing lists it). Virtual threads are not in {@code ThreadMXBean} either, so a
+ * virtual thread that joins or waits for a lock is not known to wait for a stuck thread, and
+ * keeps its rank counting as able to progress too.
+ *
  * <p>Immutable once built; built on the supervising thread from the ranks' published state.
  */
 final class RankThreads {
@@ -60,10 +67,15 @@ final class RankThreads {
     static RankThreads of(Rank rank) {
         boolean finished = rank.isFinished();
         ThreadGroup group = rank.threads();
-        if (group == null || (!finished && rank.threadLevel() <= Rank.THREAD_FUNNELED)) {
+        boolean virtual = rank.isVirtual();
+        if ((group == null && !virtual) || (!finished && rank.threadLevel() <= Rank.THREAD_FUNNELED)) {
             return mainThreadOnly(rank, finished);
         }
-        List<Thread> live = liveThreads(group, finished ? rank.mainThread() : null);
+        if (virtual && rank.hasUntrackedThreads()) {
+            return new RankThreads(Map.of(), Map.of(), false, false); // a thread nothing lists may run
+        }
+        List<Thread> live = virtual ? trackedLiveThreads(rank, finished)
+            : liveThreads(group, finished ? rank.mainThread() : null);
         if (live.isEmpty()) {
             return new RankThreads(Map.of(), Map.of(), finished, finished);
         }
@@ -108,6 +120,21 @@ final class RankThreads {
     private static BlockedCall parkedCall(Rank rank, Thread t) {
         BlockedCall b = rank.blockedCall(t);
         return b != null && LockSupport.getBlocker(t) instanceof Doorbell ? b : null;
+    }
+
+    /** A virtual rank's live threads: its main thread (unless finished) and those it tracks. */
+    private static List<Thread> trackedLiveThreads(Rank rank, boolean finished) {
+        List<Thread> live = new ArrayList<>();
+        Thread main = rank.mainThread();
+        if (!finished && main != null && main.isAlive()) {
+            live.add(main);
+        }
+        for (Thread t : rank.trackedThreads()) {
+            if (t.isAlive()) {
+                live.add(t);
+            }
+        }
+        return live;
     }
 
     private static List<Thread> liveThreads(ThreadGroup group, Thread exclude) {

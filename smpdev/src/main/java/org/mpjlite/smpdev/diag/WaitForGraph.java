@@ -16,8 +16,9 @@ final class WaitForGraph {
         int n = waitsFor.size();
         int[] state = new int[n]; // 0 unvisited, 1 on the current path, 2 done
         int[] next = new int[n];
+        int[] path = new int[n];
         for (int start = 0; start < n; start++) {
-            int found = dfs(start, waitsFor, state, next);
+            int found = dfs(start, waitsFor, state, next, path);
             if (found >= 0) {
                 StringBuilder s = new StringBuilder("rank ").append(found);
                 for (int r = next[found]; r != found; r = next[r]) {
@@ -29,24 +30,37 @@ final class WaitForGraph {
         return null;
     }
 
-    /** Depth-first search; returns a rank on a cycle (with {@code next} linking the cycle) or -1. */
-    private static int dfs(int r, List<BitSet> waitsFor, int[] state, int[] next) {
-        if (state[r] == 2) {
+    /**
+     * Depth-first search from {@code start}; returns a rank on a cycle (with {@code next} linking the
+     * cycle) or -1. Iterative, with the path in {@code path}: a wait chain through ten thousand
+     * ranks is as deep as that.
+     */
+    private static int dfs(int start, List<BitSet> waitsFor, int[] state, int[] next, int[] path) {
+        if (state[start] == 2) {
             return -1;
         }
-        state[r] = 1;
-        BitSet out = waitsFor.get(r);
-        for (int s = out.nextSetBit(0); s >= 0; s = out.nextSetBit(s + 1)) {
+        int depth = 0;
+        path[0] = start;
+        state[start] = 1;
+        next[start] = -1;
+        while (depth >= 0) {
+            int r = path[depth];
+            int s = waitsFor.get(r).nextSetBit(next[r] + 1);
+            if (s < 0) {
+                state[r] = 2;
+                depth--;
+                continue;
+            }
             next[r] = s;
             if (state[s] == 1) {
                 return s;
             }
-            int found = dfs(s, waitsFor, state, next);
-            if (found >= 0) {
-                return found;
+            if (state[s] == 0) {
+                state[s] = 1;
+                next[s] = -1;
+                path[++depth] = s;
             }
         }
-        state[r] = 2;
         return -1;
     }
 }

@@ -29,6 +29,12 @@ public final class Endpoint {
     private final SendRequest completedSend;
     private final AtomicReference<BsendBuffer> bsendBuffer = new AtomicReference<>();
     /**
+     * This rank's sends that wait for their receiver (rendezvous, synchronous) and have not been
+     * received yet: Finalize looks for them at their destinations only when there are any, instead
+     * of reading every rank's mailbox (which made Finalize of p ranks cost p^2).
+     */
+    private final java.util.concurrent.atomic.AtomicInteger waitingSends = new java.util.concurrent.atomic.AtomicInteger();
+    /**
      * Messages a matched probe took out of the mailbox and no matched receive has received yet,
      * for the Finalize report: they are in no mailbox list any more. A concurrent set: any thread
      * of the rank probes and receives.
@@ -72,6 +78,20 @@ public final class Endpoint {
     /** The shared, already complete send request of eager and buffered sends. */
     SendRequest completedSend() {
         return completedSend;
+    }
+
+    /** A send of this rank now waits for its receiver; {@link #sendReceived} follows once received. */
+    void sendWaiting() {
+        waitingSends.incrementAndGet();
+    }
+
+    void sendReceived() {
+        waitingSends.decrementAndGet();
+    }
+
+    /** Whether a send of this rank waits for its receiver (a snapshot). */
+    public boolean hasWaitingSends() {
+        return waitingSends.get() != 0;
     }
 
     /** MPI_Buffer_attach: {@code userBuffer} is handed back by detach. */

@@ -96,6 +96,7 @@ public final class Message extends Envelope {
             bsendBuffer = null;
         }
         if (sender != null) {
+            sender.owner().endpoint().sendReceived();
             sender.complete(ANY_SOURCE, ANY_TAG, count, type, bytes());
             sender = null;
         }

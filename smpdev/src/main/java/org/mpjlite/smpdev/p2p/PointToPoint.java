@@ -102,6 +102,7 @@ public final class PointToPoint {
             request = me.endpoint().completedSend();
         } else {
             request = new SendRequest(me, dest, context, tag, items, map, call);
+            me.endpoint().sendWaiting();
             if (!gathered) {
                 m.data = buffer;
                 m.dataIndex = index;

@@ -1,0 +1,75 @@
+package org.mpjlite.run;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Helpers of the tests that run {@code bin/mpjrun} in a subprocess and send it signals. */
+final class Subprocesses {
+    private Subprocesses() {
+    }
+
+    /**
+     * Starts {@code bin/mpjrun args} through bash with {@code signals} (such as {@code QUIT} or
+     * {@code INT,TERM}) at their default: a process started in the background inherits them ignored
+     * (as this test's JVM may, under a build), and a shell cannot take a signal it was started
+     * ignoring; a terminal starts commands with them at their default. Skips the test without bash
+     * or an {@code env} that can reset signals (GNU coreutils 8.31 or later). MPJ Lite and the JDK
+     * are this JVM's.
+     */
+    static Process startMpjrun(String signals, String... args) throws IOException {
+        Path script = Path.of("..", "bin", "mpjrun").toAbsolutePath().normalize();
+        assumeTrue(Files.isRegularFile(script) && succeeds("env", "--default-signal=" + signals, "bash", "-c", "true"),
+            "bash and an env that resets signals (GNU coreutils 8.31 or later)");
+        List<String> command = new ArrayList<>(List.of("env", "--default-signal=" + signals, "bash", script.toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command);
+        pb.environment().put("MPJLITE_CLASSPATH", System.getProperty("java.class.path"));
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        return pb.start();
+    }
+
+    /** The lines {@code p} writes to its standard output. */
+    static BufferedReader stdout(Process p) {
+        return new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+    }
+
+    /** Whether {@code command} runs and exits 0 (a tool the test needs is there). */
+    static boolean succeeds(String... command) {
+        try {
+            return new ProcessBuilder(command).start().waitFor() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** Copies a stream into a buffer (lock it to read) on a daemon thread. */
+    static StringBuilder drain(InputStream in) {
+        StringBuilder text = new StringBuilder();
+        Thread t = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                for (String line; (line = r.readLine()) != null;) {
+                    synchronized (text) {
+                        text.append(line).append('\n');
+                    }
+                }
+            } catch (IOException e) {
+                // the process ended
+            }
+        }, "stderr of mpjrun");
+        t.setDaemon(true);
+        t.start();
+        return text;
+    }
+}
