@@ -493,8 +493,12 @@ public class Datatype implements Cloneable {
         }
     }
 
+    /**
+     * True for {@code MPI.DATATYPE_NULL} and for a type freed with {@code free}, which Open MPI sets
+     * to {@code MPI_DATATYPE_NULL} as MPI_Type_free does.
+     */
     public boolean isNull() {
-        return kind == Kind.NULL;
+        return kind == Kind.NULL || freed;
     }
 
     /** Extent in elements of the base type (mpiJava). */

@@ -21,8 +21,11 @@ import org.mpjlite.smpdev.Rank;
  * <p>{@code MPI.INFO_ENV} (MPI-3.1 §8.3.3) describes how the calling rank was started: {@code command}
  * (the class whose code called {@code MPI.Init}: the program's main class under {@code mpjrun}),
  * {@code argv} (the arguments given to {@code MPI.Init}, separated by spaces), {@code maxprocs} (the
- * ranks of its {@code COMM_WORLD}: the job's first ranks, or the children of its spawn), {@code host}, {@code arch} ({@code os.arch}), {@code wdir} (the working
- * directory) and {@code thread_level} ({@code MPI_THREAD_SINGLE}...); {@code soft} and
+ * ranks of its {@code COMM_WORLD}: the job's first ranks, or the children of its spawn), {@code host},
+ * {@code arch} ({@code os.arch}), {@code wdir} (the working directory: {@code $PWD} when set, as
+ * Open MPI) and {@code thread_level} ({@code MPI_THREAD_SINGLE}...), and Open MPI's {@code ompi_np}
+ * (the same as {@code maxprocs}), {@code ompi_num_apps} (1) and {@code ompi_first_rank} (0);
+ * {@code soft} and
  * {@code file} are not set (nothing of the kind is given to a job). It is read-only: setting,
  * deleting or freeing it is {@code MPI.ERR_INFO}. Read before {@code MPI.Init} it holds what is known
  * then.
@@ -224,10 +227,16 @@ public final class Info implements Freeable, Cloneable {
         }
         if (r != null) {
             env.put("maxprocs", Integer.toString(r.world().members().size()));
+            // Open MPI's own keys, which its programs read: one application of the world's ranks.
+            env.put("ompi_np", Integer.toString(r.world().members().size()));
+            env.put("ompi_num_apps", "1");
+            env.put("ompi_first_rank", "0");
         }
         env.put("host", MPI.Get_processor_name());
         env.put("arch", System.getProperty("os.arch"));
-        env.put("wdir", System.getProperty("user.dir"));
+        // As Open MPI: the shell's $PWD when set (it keeps symbolic links), else the JVM's directory.
+        String pwd = System.getenv("PWD");
+        env.put("wdir", pwd != null && !pwd.isEmpty() ? pwd : System.getProperty("user.dir"));
         if (r != null && r.isInitialized()) {
             env.put("thread_level", threadLevelName(r.threadLevel()));
         }

@@ -23,6 +23,7 @@ final class PointToPointCalls {
 
     private static SendRequest startSend(Comm c, String call, Rank me, Object buf, int offset, int count, Datatype type,
                                          int dest, int tag, SendMode mode) {
+        buf = Reinterpreted.forSend(call, buf, offset, count, type);
         Check.buffer(call, buf, offset, count, type);
         Check.dest(call, dest, c.peerCount(me));
         Check.sendTag(call, tag);
@@ -52,7 +53,8 @@ final class PointToPointCalls {
         if (source == MPI.PROC_NULL) {
             return null;
         }
-        return PointToPoint.irecv(me, c.context, source, tag, buf, offset, count, type.map, call);
+        return PointToPoint.irecv(me, c.context, source, tag, buf, offset, count, type.map, call,
+            Reinterpreted.openMpi(call));
     }
 
     static void send(Comm c, String call, Object buf, int offset, int count, Datatype type, int dest, int tag,
@@ -117,8 +119,10 @@ final class PointToPointCalls {
             Rank me = c.rank(call);
             Tracer t = me.tracer();
             long start = t == null ? 0 : t.now();
-            RecvRequest op = startRecv(c, call, me, buf, offset, count, type, source, tag);
+            Reinterpreted view = Reinterpreted.forRecv(call, buf, offset, count, type);
+            RecvRequest op = startRecv(c, call, me, Reinterpreted.buffer(view, buf), offset, count, type, source, tag);
             Status s = op == null ? Status.procNull() : received(op, call, t);
+            Reinterpreted.writeBack(view);
             if (t != null) {
                 traced(t, start, call, c, op == null ? source : s.source, op == null ? tag : s.tag, count, type);
             }
@@ -133,8 +137,12 @@ final class PointToPointCalls {
             Rank me = c.rank(call);
             Tracer t = me.tracer();
             long start = t == null ? 0 : t.now();
-            RecvRequest op = startRecv(c, call, me, buf, offset, count, type, source, tag);
+            Reinterpreted view = Reinterpreted.forRecv(call, buf, offset, count, type);
+            RecvRequest op = startRecv(c, call, me, Reinterpreted.buffer(view, buf), offset, count, type, source, tag);
             Request r = new Request(me, op, op == null ? Status.procNull() : null, c);
+            if (op != null && view != null) {
+                r.onCompletion = view::writeBack;
+            }
             RequestAudit.receive(r, call, c, source, tag, count, type);
             if (t != null) {
                 traced(t, start, call, c, source, tag, count, type);
@@ -149,10 +157,10 @@ final class PointToPointCalls {
                              SendMode mode) {
         try {
             Rank me = c.rank(call);
-            Check.buffer(call, buf, offset, count, type);
+            Check.buffer(call, Reinterpreted.forSend(call, buf, offset, count, type), offset, count, type);
             Check.dest(call, dest, c.peerCount(me));
             Check.sendTag(call, tag);
-            return new Prequest(me, () -> isend(c, "Start", buf, offset, count, type, dest, tag, mode));
+            return new Prequest(me, () -> isend(c, startCall(call), buf, offset, count, type, dest, tag, mode));
         } catch (MPIException e) {
             throw c.raise(e);
         }
@@ -162,13 +170,18 @@ final class PointToPointCalls {
                              int tag) {
         try {
             Rank me = c.rank(call);
-            Check.buffer(call, buf, offset, count, type);
+            Check.buffer(call, Reinterpreted.forSend(call, buf, offset, count, type), offset, count, type);
             Check.source(call, source, c.peerCount(me));
             Check.recvTag(call, tag);
-            return new Prequest(me, () -> irecv(c, "Start", buf, offset, count, type, source, tag));
+            return new Prequest(me, () -> irecv(c, startCall(call), buf, offset, count, type, source, tag));
         } catch (MPIException e) {
             throw c.raise(e);
         }
+    }
+
+    /** The name of the call that starts a persistent request made by {@code init}, in its dialect. */
+    private static String startCall(String init) {
+        return Reinterpreted.openMpi(init) ? "start" : "Start";
     }
 
     static Status sendRecv(Comm c, String call, Object sbuf, int soff, int scount, Datatype stype, int dest, int stag,
@@ -177,12 +190,14 @@ final class PointToPointCalls {
             Rank me = c.rank(call);
             Tracer t = me.tracer();
             long start = t == null ? 0 : t.now();
-            RecvRequest r = startRecv(c, call, me, rbuf, roff, rcount, rtype, source, rtag);
+            Reinterpreted view = Reinterpreted.forRecv(call, rbuf, roff, rcount, rtype);
+            RecvRequest r = startRecv(c, call, me, Reinterpreted.buffer(view, rbuf), roff, rcount, rtype, source, rtag);
             SendRequest s = startSend(c, call, me, sbuf, soff, scount, stype, dest, stag, SendMode.STANDARD);
             if (s != null) {
                 s.await(call);
             }
             Status st = r == null ? Status.procNull() : received(r, call, t);
+            Reinterpreted.writeBack(view);
             if (t != null) {
                 // The slice shows the send's side; the flows show both messages.
                 traced(t, start, call, c, dest, stag, scount, stype);

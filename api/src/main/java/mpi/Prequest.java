@@ -39,6 +39,7 @@ public class Prequest extends Request {
         preset = started.preset;
         comm = started.comm;
         audit = started.audit;
+        onCompletion = started.onCompletion;
     }
 
     public static void Startall(Prequest[] requests) {

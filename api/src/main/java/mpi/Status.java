@@ -74,7 +74,7 @@ public class Status {
             return 0;
         }
         if (sameElements(map)) {
-            return count % map.elements() == 0 ? (int) (count / map.elements()) : MPI.UNDEFINED;
+            return count % map.elements() == 0 && wholeElements(map) ? (int) (count / map.elements()) : MPI.UNDEFINED;
         }
         return bytes % map.size() == 0 ? (int) (bytes / map.size()) : MPI.UNDEFINED;
     }
@@ -85,15 +85,19 @@ public class Status {
 
     /**
      * Basic elements received (a pair counts two; the elements of a derived type each count; a
-     * complex number, a basic type in MPI, counts one).
+     * complex number, a basic type in MPI, counts one), or {@code MPI.UNDEFINED} when the bytes
+     * received end inside an element (raw bytes received as typed data).
      */
     public int Get_elements(Datatype datatype) {
         TypeMap map = counted("Get_elements", datatype);
         if (datatype.layout.isComplex()) {
             return Get_count(datatype);
         }
-        if (count == 0 || map.base() == null || sameElements(map)) {
-            return count;
+        if (count == 0 && bytes == 0) {
+            return 0;
+        }
+        if (map.base() == null || sameElements(map)) {
+            return wholeElements(map) ? count : MPI.UNDEFINED;
         }
         int size = map.base().size();
         return bytes % size == 0 ? (int) (bytes / size) : MPI.UNDEFINED;
@@ -101,6 +105,11 @@ public class Status {
 
     public int getElements(Datatype datatype) {
         return Get_elements(datatype);
+    }
+
+    /** False when the bytes received end inside an element (raw bytes received as typed data). */
+    private boolean wholeElements(TypeMap map) {
+        return type == BasicType.OBJECT || bytes == map.bytesOf(count);
     }
 
     private static TypeMap counted(String call, Datatype datatype) {

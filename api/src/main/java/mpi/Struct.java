@@ -427,6 +427,33 @@ public abstract class Struct {
             return base == 0 ? b : b.slice(base, b.capacity() - base).order(b.order());
         }
 
+        /**
+         * Open MPI: a buffer over the first item of the field at offset {@code field} (a field of
+         * any type, as {@code addData(type)} added it), as long as one item of {@code type} (its
+         * extent in bytes, within the buffer) and in the same byte order: to read or send that item
+         * on its own.
+         */
+        protected final ByteBuffer getBuffer(Datatype type, int field) {
+            return getBuffer(type, field, 0);
+        }
+
+        /** As {@link #getBuffer(Datatype, int)}, over item {@code index} of the field. */
+        protected final ByteBuffer getBuffer(Datatype type, int field, int index) {
+            String call = "getBuffer";
+            ByteBuffer b = bound(call);
+            if (type == null || type.map == null) {
+                throw new MPIException(MPI.ERR_TYPE, call + ": datatype is " + (type == null ? "null" : type));
+            }
+            Field f = field(call, field);
+            if (index < 0 || index >= f.length) {
+                throw new MPIException(MPI.ERR_ARG, call + ": index " + index + " is outside the field (" + f.describe()
+                    + ", " + f.length + " items)");
+            }
+            int start = base + field + index * f.itemBytes;
+            int length = (int) Math.max(0, Math.min(type.map.extent(), b.capacity() - start));
+            return b.slice(start, length).order(b.order());
+        }
+
         private ByteBuffer bound(String call) {
             if (buffer == null) {
                 throw new MPIException(MPI.ERR_BUFFER, call + ": this Data is not bound to a buffer; obtain it from "

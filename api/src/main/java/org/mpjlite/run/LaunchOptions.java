@@ -85,7 +85,7 @@ final class LaunchOptions {
         "Abort if a rank called it; 2 for a usage or compile error; 86 for a deadlock (every rank",
         "blocked in MPI: a report says where); 124 when --timeout stopped the job; 128 + the",
         "signal's number when SIGTERM, SIGINT or SIGHUP (Ctrl-C) stopped it, with the same report.",
-        "Note: System.exit in any rank ends the whole job (all ranks share this JVM).",
+        "System.exit(0) in a rank ends that rank only; System.exit(n), n not 0, ends the job with n.",
         "");
 
     private static final Pattern SIZE = Pattern.compile("(\\d+)([kmg]?)b?", Pattern.CASE_INSENSITIVE);

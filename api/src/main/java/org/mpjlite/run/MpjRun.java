@@ -18,9 +18,9 @@ import org.mpjlite.smpdev.JobResult;
  * errors, reported before any rank starts, and 128 plus the signal's number for a job stopped by
  * {@code SIGTERM}, {@code SIGINT} or {@code SIGHUP} ({@link StopSignal}).
  *
- * <p>A rank that calls {@code System.exit} ends the whole JVM, hence every rank, with that code:
- * the ranks are threads of one process. MPJ Lite leaves that as it is rather than install a
- * security manager (deprecated) to intercept it.
+ * <p>{@code System.exit} in the program ends one rank, as it ends one process under mpirun: status 0
+ * as if that rank's {@code main} returned, while the others go on; any other status ends the job
+ * with that status (see {@link RankExit}).
  */
 public final class MpjRun {
     private MpjRun() {

@@ -34,7 +34,8 @@ import org.mpjlite.smpdev.RankBound;
  *       path are defined here even if the parent could load them too (as in tests, where the
  *       program sits on the test class path); only what neither has goes to the parent.</li>
  * </ul>
- * Resources are child first as well.
+ * Resources are child first as well. The program's own classes call {@link RankExit} where they call
+ * {@code System.exit} ({@link ExitRedirect}), so that exiting ends one rank, not the JVM.
  *
  * <p>Thread safety: parallel capable, like {@link URLClassLoader}; class loading is locked per
  * class name.
@@ -121,13 +122,33 @@ final class RankClassLoader extends URLClassLoader implements RankBound {
         }
         byte[] compiled = compiledClasses.get(name);
         if (compiled != null) {
-            return defineClass(name, compiled, 0, compiled.length);
+            byte[] bytes = ExitRedirect.transform(compiled);
+            return defineClass(name, bytes, 0, bytes.length);
         }
         try {
             return findClass(name);
         } catch (ClassNotFoundException notOnUserClasspath) {
             return getParent().loadClass(name);
         }
+    }
+
+    /** A class of the user class path, with its {@code System.exit} calls redirected (see {@link RankExit}). */
+    @Override
+    protected Class<?> findClass(String name) throws ClassNotFoundException {
+        URL url = findResource(name.replace('.', '/') + ".class");
+        if (url != null) {
+            byte[] bytes;
+            try (InputStream in = url.openStream()) {
+                bytes = in.readAllBytes();
+            } catch (IOException e) {
+                throw new ClassNotFoundException(name + " (cannot read " + url + ")", e);
+            }
+            byte[] redirected = ExitRedirect.transform(bytes);
+            if (redirected != bytes) {
+                return defineClass(name, redirected, 0, redirected.length);
+            }
+        }
+        return super.findClass(name);
     }
 
     private static boolean isPerRankMpi(String name) {

@@ -128,7 +128,7 @@ public final class UserProgram implements AutoCloseable {
      * Runs {@code main} on the calling thread, which must be the thread of {@code rank}, with a
      * class loader of the rank's own (also the thread's context class loader meanwhile).
      *
-     * @return null: main returns nothing
+     * @return null: main returns nothing (or called {@code System.exit(0)}, which ends the rank)
      * @throws Throwable whatever {@code main} threw, unwrapped
      */
     public Object runRank(Rank rank, String[] args) throws Throwable {
@@ -142,6 +142,9 @@ public final class UserProgram implements AutoCloseable {
             main.invoke(null, (Object) args.clone());
             return null;
         } catch (InvocationTargetException e) {
+            if (e.getCause() instanceof RankExit.Finished) {
+                return null;
+            }
             throw e.getCause();
         } finally {
             thread.setContextClassLoader(previous);

@@ -29,6 +29,9 @@ class AttributeTest {
                 assertEquals(MPI.PROC_NULL, c.getAttr(MPI.HOST));
                 assertEquals(MPI.ANY_SOURCE, c.getAttr(MPI.IO));
                 assertEquals(Boolean.TRUE, c.getAttr(MPI.WTIME_IS_GLOBAL));
+                // Open MPI's last error code and application number.
+                assertEquals(MPI.ERR_LASTCODE, c.getAttr(MPI.LASTUSEDCODE));
+                assertEquals(0, c.getAttr(MPI.APPNUM));
             }
             // The largest tag is usable.
             int me = MPI.COMM_WORLD.Rank();

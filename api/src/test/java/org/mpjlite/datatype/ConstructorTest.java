@@ -166,7 +166,14 @@ class ConstructorTest {
         assertMpiError(MPI.ERR_TYPE, () -> Datatype.Contiguous(2, freed), "Contiguous", "freed");
         assertMpiError(MPI.ERR_TYPE, freed::Extent, "Extent", "freed");
         assertMpiError(MPI.ERR_TYPE, freed::commit, "commit", "freed");
+        // Open MPI: a freed type is MPI_DATATYPE_NULL.
+        assertTrue(freed.isNull());
+        Datatype vector = Datatype.createVector(2, 1, 3, MPI.SHORT);
+        assertFalse(vector.isNull());
+        vector.free();
+        assertTrue(vector.isNull());
         MPI.INT.Free(); // predefined types stay usable
+        assertFalse(MPI.INT.isNull());
         assertEquals(4, MPI.INT.getSize());
     }
 }

@@ -113,7 +113,8 @@ class InfoTest {
             MPI.Init(new String[] {"alpha", "beta"});
             Info env = MPI.INFO_ENV;
             String[] got = {env.get("command"), env.get("argv"), env.get("maxprocs"), env.get("thread_level"),
-                env.get("wdir"), env.get("arch"), env.get("host"), env.get("soft")};
+                env.get("wdir"), env.get("arch"), env.get("host"), env.get("soft"), env.get("ompi_np"),
+                env.get("ompi_num_apps"), env.get("ompi_first_rank")};
             assertMpiError(MPI.ERR_INFO, () -> env.set("x", "y"), "read-only");
             assertMpiError(MPI.ERR_INFO, () -> env.delete("argv"), "read-only");
             assertMpiError(MPI.ERR_INFO, env::free, "INFO_ENV");
@@ -129,10 +130,14 @@ class InfoTest {
             assertEquals("alpha beta", got[1]);
             assertEquals(Integer.toString(world.size()), got[2]);
             assertEquals("MPI_THREAD_MULTIPLE", got[3]);
-            assertEquals(System.getProperty("user.dir"), got[4]);
+            String pwd = System.getenv("PWD");
+            assertEquals(pwd != null && !pwd.isEmpty() ? pwd : System.getProperty("user.dir"), got[4]);
             assertEquals(System.getProperty("os.arch"), got[5]);
             assertEquals(MPI.getProcessorName(), got[6]);
             assertNull(got[7]);
+            assertEquals(Integer.toString(world.size()), got[8]);
+            assertEquals("1", got[9]);
+            assertEquals("0", got[10]);
         }
     }
 

@@ -418,7 +418,19 @@ public final class Job {
 
     /** MPI_Abort: ends the job with {@code code}; does not return. */
     public AbortSignal abort(Rank rank, int code) {
-        AbortSignal signal = new AbortSignal(rank.id(), code);
+        return end(rank, code, "Abort");
+    }
+
+    /**
+     * {@code System.exit(code)} by a rank, {@code code} not 0: as under mpirun, a process that exits
+     * with a failure status ends the job with that status; does not return.
+     */
+    public AbortSignal exit(Rank rank, int code) {
+        return end(rank, code, "System.exit");
+    }
+
+    private AbortSignal end(Rank rank, int code, String call) {
+        AbortSignal signal = new AbortSignal(rank.id(), code, call);
         fail(rank.id(), signal);
         throw signal;
     }

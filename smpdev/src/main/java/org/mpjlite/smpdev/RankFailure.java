@@ -30,7 +30,7 @@ public record RankFailure(int rank, Throwable cause, int exitCode, String who) {
     /** One line: what failed and why. */
     public String describe() {
         if (isAbort()) {
-            return who + " called Abort(" + ((AbortSignal) cause).code() + ")";
+            return who + " called " + ((AbortSignal) cause).call() + "(" + ((AbortSignal) cause).code() + ")";
         }
         if (isStuck()) {
             String report = cause.getMessage();

@@ -57,7 +57,7 @@ public enum ThreadKind {
      */
     Thread newThread(ThreadGroup group, String name, long stackSize, Runnable task) {
         if (this == PLATFORM) {
-            Thread t = new Thread(group, task, name, stackSize, false);
+            Thread t = new RankThread(group, task, name, stackSize);
             t.setDaemon(true);
             return t;
         }
@@ -96,6 +96,50 @@ public enum ThreadKind {
             return build.asType(MethodType.methodType(Thread.class, String.class, Runnable.class));
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("JDK " + Runtime.version() + " has no Thread.ofVirtual()", e);
+        }
+    }
+
+    /**
+     * The main thread of a rank. Programs find their own frames in their thread's stack trace, the
+     * outermost being {@code main} in a JVM's main thread (test suites name the main class and
+     * report errors' lines from {@code Thread.currentThread().getStackTrace()}): so, asked by the
+     * rank itself, the trace ends at the method the launcher called reflectively (the program's
+     * {@code main}) and leaves out the frames that run the rank and make that call. Traces asked
+     * by other threads (reports of where ranks wait) and traces of throwables are whole. (Virtual
+     * threads cannot be subclassed: their traces are whole.)
+     */
+    private static final class RankThread extends Thread {
+        RankThread(ThreadGroup group, Runnable body, String name, long stackSize) {
+            super(group, body, name, stackSize, false);
+        }
+
+        @Override
+        public StackTraceElement[] getStackTrace() {
+            StackTraceElement[] all = super.getStackTrace();
+            if (this != Thread.currentThread()) {
+                return all;
+            }
+            int end = all.length;
+            while (end > 0 && !isReflection(all[end - 1])) {
+                end--;
+            }
+            while (end > 0 && isReflection(all[end - 1])) {
+                end--;
+            }
+            // The first frame is Thread.getStackTrace, as for any thread; the next is this override.
+            int skip = all.length > 1 && all[1].getClassName().equals(RankThread.class.getName()) ? 1 : 0;
+            if (end <= 1 + skip) {
+                end = all.length; // not started reflectively (a job run in-process): nothing to leave out
+            }
+            StackTraceElement[] mine = new StackTraceElement[end - skip];
+            mine[0] = all[0];
+            System.arraycopy(all, 1 + skip, mine, 1, end - 1 - skip);
+            return mine;
+        }
+
+        private static boolean isReflection(StackTraceElement e) {
+            String c = e.getClassName();
+            return c.equals("java.lang.reflect.Method") || c.startsWith("jdk.internal.reflect.");
         }
     }
 }

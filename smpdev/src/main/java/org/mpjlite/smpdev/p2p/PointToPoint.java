@@ -133,7 +133,18 @@ public final class PointToPoint {
      */
     public static RecvRequest irecv(Rank me, int context, int source, int tag, Object buffer, int index,
                                     int capacity, TypeMap map, String call) {
+        return irecv(me, context, source, tag, buffer, index, capacity, map, call, false);
+    }
+
+    /**
+     * As {@link #irecv(Rank, int, int, int, Object, int, int, TypeMap, String)}; with
+     * {@code bytesAsMemory}, a message of MPI.BYTE is received as the raw bytes (native order) of the
+     * receive's elements, whatever their type, as Open MPI's bindings receive it.
+     */
+    public static RecvRequest irecv(Rank me, int context, int source, int tag, Object buffer, int index,
+                                    int capacity, TypeMap map, String call, boolean bytesAsMemory) {
         RecvRequest r = new RecvRequest(me, context, source, tag, buffer, index, capacity, map, call);
+        r.bytesAsMemory = bytesAsMemory;
         if (me.job().config().check()) {
             r.site = CallSite.here();
         }

@@ -20,6 +20,11 @@ public final class RecvRequest extends Request {
     final String call;
     /** The user's line of the receive, taken under {@link JobConfig#check()} only; else null. */
     StackTraceElement site;
+    /**
+     * The receive reads a message of MPI.BYTE as the raw bytes of its own elements, as Open MPI's
+     * bindings do (set before the receive is posted, then read by the thread that matches it).
+     */
+    boolean bytesAsMemory;
     /** Where the classes of received objects resolve: the receiving thread's context loader when posted. */
     final ClassLoader loader;
     /**

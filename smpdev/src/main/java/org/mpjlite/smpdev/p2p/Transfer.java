@@ -25,7 +25,8 @@ public final class Transfer implements MatchHandler<Message, RecvRequest> {
         try {
             if (r.map.isPacked() && !m.map.isPacked()) {
                 receivePacked(r, m);
-            } else if (m.map.isPacked() && !r.map.isPacked()) {
+            } else if ((m.map.isPacked() || r.bytesAsMemory && m.map.base() == BasicType.BYTE)
+                && !r.map.isPacked() && r.map.base() != BasicType.BYTE) {
                 receiveFromPacked(r, m);
             } else {
                 receive(r, m);
@@ -116,12 +117,15 @@ public final class Transfer implements MatchHandler<Message, RecvRequest> {
         }
     }
 
-    /** Packed bytes received as typed data: read as the receive's elements, native byte order. */
+    /**
+     * Packed bytes (or, for a receive that reads bytes as memory, MPI.BYTE) received as typed data:
+     * read as the receive's elements, native byte order.
+     */
     private void receiveFromPacked(RecvRequest r, Message m) {
         if (r.map.isObjects()) {
-            r.fail(ErrorClass.ERR_TYPE, r.call + " on rank " + r.owner().id() + ": MPI.PACKED data from rank "
-                + m.source() + " cannot be received as MPI.OBJECT (unpack it with Unpack)", m.source(), m.tag(), 0,
-                BasicType.PACKED, 0);
+            r.fail(ErrorClass.ERR_TYPE, r.call + " on rank " + r.owner().id() + ": " + m.map.base().mpiName()
+                + " data from rank " + m.source() + " cannot be received as MPI.OBJECT (unpack it with Unpack)",
+                m.source(), m.tag(), 0, m.map.base(), 0);
             return;
         }
         long n = r.map.elementsIn(m.bytes(), r.capacity);
@@ -135,12 +139,14 @@ public final class Transfer implements MatchHandler<Message, RecvRequest> {
         Packing.scatter(m.source(r.loader), r.buffer, (long) r.index * r.map.unit(), r.capacity, n, r.map);
         BasicType type = r.map.base();
         if (m.bytes() > r.map.size() * r.capacity) {
-            r.fail(ErrorClass.ERR_TRUNCATE, r.call + " on rank " + r.owner().id() + ": MPI.PACKED message of "
+            r.fail(ErrorClass.ERR_TRUNCATE, r.call + " on rank " + r.owner().id() + ": " + m.map.base().mpiName()
+                + " message of "
                 + m.bytes() + " bytes from rank " + m.source() + " with tag " + m.tag()
                 + " is longer than the receive buffer of " + r.capacity + " x " + describe(r.map) + " ("
                 + r.map.size() * r.capacity + " bytes)", m.source(), m.tag(), (int) n, type, bytes);
         } else {
-            r.complete(m.source(), m.tag(), (int) n, type, bytes);
+            // Every byte of the message arrived, whole elements or not: the status counts them all.
+            r.complete(m.source(), m.tag(), (int) n, type, m.bytes());
         }
     }
 
