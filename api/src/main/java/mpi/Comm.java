@@ -473,9 +473,10 @@ public abstract class Comm implements Freeable, Cloneable {
     }
 
     /**
-     * Raises error {@code errorCode} on this communicator as if a call on it had failed
-     * (MPI_Comm_call_errhandler): throws the {@link MPIException}, after ending the job if the
-     * handler is {@link Errhandler#ERRORS_ARE_FATAL}.
+     * Calls this communicator's error handler on {@code errorCode} (MPI_Comm_call_errhandler): under
+     * {@code ERRORS_ARE_FATAL} (or {@code ERRORS_ABORT}) the job ends with that error and this throws it;
+     * under {@code ERRORS_RETURN} the handler returns and so does this call, as MPI says (the C call
+     * returns MPI_SUCCESS; Open MPI's Java binding throws nothing).
      */
     public void callErrhandler(int errorCode) {
         localRank("callErrhandler");
@@ -483,7 +484,11 @@ public abstract class Comm implements Freeable, Cloneable {
             throw new MPIException(MPI.ERR_ARG, "callErrhandler: " + errorCode + " is not an error code (0.."
                 + MPI.ERR_LASTCODE + ")");
         }
-        throw raise(new MPIException(errorCode, "callErrhandler: error raised by the program on " + this));
+        MPIException e = new MPIException(errorCode, "callErrhandler: error raised by the program on " + this);
+        if (errhandlerOf(localRank("callErrhandler")).endsJob()) {
+            throw raise(e);
+        }
+        // ERRORS_RETURN: the handler returns, and so does the call (MPI_SUCCESS in C, no exception in Java).
     }
 
     /** mpiJava 1.2: {@link #setErrhandler}. */

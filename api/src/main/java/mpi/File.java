@@ -1194,9 +1194,10 @@ public final class File {
     }
 
     /**
-     * Raises error {@code errorCode} on this file as if a call on it had failed
-     * (MPI_File_call_errhandler): throws the {@link MPIException}, after ending the job if the handler
-     * is {@code ERRORS_ARE_FATAL}.
+     * Calls this file's error handler on {@code errorCode} (MPI_File_call_errhandler): under
+     * {@code ERRORS_ARE_FATAL} (or {@code ERRORS_ABORT}) the job ends with that error and this throws it;
+     * under {@code ERRORS_RETURN} the handler returns and so does this call, as MPI says (the C call
+     * returns MPI_SUCCESS; Open MPI's Java binding throws nothing).
      */
     public void callErrhandler(int errorCode) {
         String call = "File.callErrhandler";
@@ -1205,9 +1206,12 @@ public final class File {
             throw new MPIException(MPI.ERR_ARG, call + ": " + errorCode + " is not an error code (0.."
                 + MPI.ERR_LASTCODE + ")");
         }
-        run(() -> {
-            throw new MPIException(errorCode, call + ": error raised by the program on " + this);
-        });
+        if (errhandler.endsJob()) {
+            run(() -> {
+                throw new MPIException(errorCode, call + ": error raised by the program on " + this);
+            });
+        }
+        // ERRORS_RETURN: the handler returns, and so does the call (MPI_SUCCESS in C, no exception in Java).
     }
 
     @Override

@@ -1000,9 +1000,10 @@ public final class Win implements Freeable {
     }
 
     /**
-     * Raises error {@code errorCode} on this window as if a call on it had failed
-     * (MPI_Win_call_errhandler): throws the {@link MPIException}, after ending the job if the
-     * handler is {@link Errhandler#ERRORS_ARE_FATAL}.
+     * Calls this window's error handler on {@code errorCode} (MPI_Win_call_errhandler): under
+     * {@code ERRORS_ARE_FATAL} (or {@code ERRORS_ABORT}) the job ends with that error and this throws it;
+     * under {@code ERRORS_RETURN} the handler returns and so does this call, as MPI says (the C call
+     * returns MPI_SUCCESS; Open MPI's Java binding throws nothing).
      */
     public void callErrhandler(int errorCode) {
         live("callErrhandler");
@@ -1010,7 +1011,11 @@ public final class Win implements Freeable {
             throw new MPIException(MPI.ERR_ARG, "callErrhandler: " + errorCode + " is not an error code (0.."
                 + MPI.ERR_LASTCODE + ")");
         }
-        throw raise(new MPIException(errorCode, "callErrhandler: error raised by the program on " + this));
+        Errhandler h = attributes.errhandler;
+        if (h != null && h.endsJob()) {
+            throw raise(new MPIException(errorCode, "callErrhandler: error raised by the program on " + this));
+        }
+        // ERRORS_RETURN: the handler returns, and so does the call (MPI_SUCCESS in C, no exception in Java).
     }
 
     /** The hints in use: none (MPJ Lite uses no window hints), as a new empty info object. */
