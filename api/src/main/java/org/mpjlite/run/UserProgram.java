@@ -28,11 +28,9 @@ public final class UserProgram implements AutoCloseable {
     private final String mainClass;
     private final URL[] classpath;
     private final List<String> classpathNames;
-    private final Map<String, byte[]> compiledClasses;
-    private final ClassLoader runtime;
+    /** What the rank loaders share: the classes found once for all ranks. */
+    private final ProgramClasses classes;
     private final Queue<RankClassLoader> loaders = new ConcurrentLinkedQueue<>();
-    /** The per-rank runtime classes' bytes, read once for all ranks' loaders. */
-    private final Map<String, byte[]> runtimeClasses = new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
      * @param mainClass binary name of the class whose {@code main} each rank runs
@@ -44,8 +42,7 @@ public final class UserProgram implements AutoCloseable {
         this.mainClass = mainClass;
         this.classpath = classpath.stream().map(UserProgram::toUrl).toArray(URL[]::new);
         this.classpathNames = classpath.stream().map(Path::toString).toList();
-        this.compiledClasses = Map.copyOf(compiledClasses);
-        this.runtime = runtime;
+        this.classes = new ProgramClasses(runtime, compiledClasses);
     }
 
     /**
@@ -152,7 +149,7 @@ public final class UserProgram implements AutoCloseable {
     }
 
     private RankClassLoader newLoader(Rank rank) {
-        RankClassLoader loader = new RankClassLoader(rank, classpath, compiledClasses, runtimeClasses, runtime);
+        RankClassLoader loader = new RankClassLoader(rank, classpath, classes);
         if (rank != null) {
             loaders.add(loader);
         }

@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mpjlite.run.fixtures.StaticCounterMain;
@@ -33,7 +32,7 @@ class RankClassLoaderTest {
         for (int i = 0; i < classpath.length; i++) {
             urls[i] = classpath[i].toUri().toURL();
         }
-        return new RankClassLoader(null, urls, Map.of(), new ConcurrentHashMap<>(), PARENT);
+        return new RankClassLoader(null, urls, new ProgramClasses(PARENT, Map.of()));
     }
 
     private static Path testClasses() throws Exception {
@@ -86,8 +85,8 @@ class RankClassLoaderTest {
         Path src = Sources.write(dir, "p/Hello.java", "package p; public class Hello { }");
         Sources.compile(dir.resolve("out"), src);
         byte[] bytes = Files.readAllBytes(dir.resolve("out/p/Hello.class"));
-        try (RankClassLoader l = new RankClassLoader(null, new URL[0], Map.of("p.Hello", bytes),
-                new ConcurrentHashMap<>(), PARENT)) {
+        try (RankClassLoader l = new RankClassLoader(null, new URL[0],
+                new ProgramClasses(PARENT, Map.of("p.Hello", bytes)))) {
             assertSame(l, l.loadClass("p.Hello").getClassLoader());
         }
     }
@@ -107,8 +106,8 @@ class RankClassLoaderTest {
     @Test
     void belongsToItsRank() {
         JobResult result = Job.run(JobConfig.builder().ranks(2).build(), rank -> {
-            try (RankClassLoader l = new RankClassLoader(rank, new URL[0], Map.of(), new ConcurrentHashMap<>(),
-                    PARENT)) {
+            try (RankClassLoader l = new RankClassLoader(rank, new URL[0],
+                    new ProgramClasses(PARENT, Map.of()))) {
                 return Rank.ofLoader(l) == rank;
             }
         });
