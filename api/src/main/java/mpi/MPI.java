@@ -1,10 +1,7 @@
 package mpi;
 
 import java.nio.ByteBuffer;
-import org.mpjlite.smpdev.Job;
-import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.Rank;
-import org.mpjlite.smpdev.diag.Tracer;
 
 /**
  * The MPI environment of one rank: Init and Finalize, the predefined communicators, the thread
@@ -26,7 +23,7 @@ import org.mpjlite.smpdev.diag.Tracer;
  */
 public final class MPI extends MPICommon {
     /** The rank this copy of the class belongs to, or null when loaded by a shared loader. */
-    private static final Rank BOUND = Rank.ofLoader(MPI.class.getClassLoader());
+    private static final Rank BOUND = boundRank(MPI.class);
 
     /** How this rank was started (MPI-3.1 8.3.3); read-only. */
     public static final Info INFO_ENV = Info.env(BOUND);
@@ -45,12 +42,7 @@ public final class MPI extends MPICommon {
     }
 
     static Rank initializedRank(String call) {
-        Rank r = currentRank();
-        if (r == null) {
-            throw new MPIException(ERR_OTHER, call + ": MPI is not initialized (call MPI.Init first)");
-        }
-        r.checkLifecycle(call);
-        return r;
+        return initialized(currentRank(), call);
     }
 
     // ---- init and finalize ------------------------------------------------------------------
@@ -89,34 +81,11 @@ public final class MPI extends MPICommon {
     }
 
     private static int initThread(String call, String[] args, int required) {
-        Rank r = currentRank();
-        if (r == null) {
-            r = Job.singleton(JobConfig.builder().build());
-        }
-        Intracomm.namePredefined(r.job());
-        Tracer t = r.tracer();
-        long start = t == null ? 0 : t.now();
-        int provided = r.init(required, call);
-        if (t != null) {
-            t.call(call, start, false, null, -1, Integer.MIN_VALUE, -1, null, -1);
-        }
-        // No lambda here: this class is defined once per rank, and each of its lambdas would be
-        // linked (a hidden class spun) once per rank.
-        Info.recordInit(r, Info.callerOutside(MPI.class), args);
-        return provided;
+        return init(currentRank(), MPI.class, call, args, required);
     }
 
     public static void Finalize() {
-        Rank r = currentRank();
-        if (r == null) {
-            throw new MPIException(ERR_OTHER, "Finalize: MPI is not initialized (call MPI.Init first)");
-        }
-        Tracer t = r.tracer();
-        long start = t == null ? 0 : t.now();
-        r.finish("Finalize");
-        if (t != null) {
-            t.call("Finalize", start, false, null, -1, Integer.MIN_VALUE, -1, null, -1);
-        }
+        finish(currentRank());
     }
 
     public static boolean Initialized() {
@@ -169,14 +138,7 @@ public final class MPI extends MPICommon {
 
     /** The rank, for the calls MPI allows from any thread: initialized and not finalized. */
     private static Rank threadQueryRank(String call) {
-        Rank r = currentRank();
-        if (r == null || !r.isInitialized()) {
-            throw new MPIException(ERR_OTHER, call + ": MPI is not initialized (call MPI.Init first)");
-        }
-        if (r.isFinalized()) {
-            throw new MPIException(ERR_OTHER, call + ": MPI is already finalized");
-        }
-        return r;
+        return initializedNotFinalized(currentRank(), call);
     }
 
     /** MPJ Express: sets the error handler of {@code COMM_WORLD} (see {@link Errhandler}). */

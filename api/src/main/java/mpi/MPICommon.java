@@ -9,7 +9,10 @@ import java.nio.FloatBuffer;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.nio.ShortBuffer;
+import org.mpjlite.smpdev.Job;
+import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.Rank;
+import org.mpjlite.smpdev.diag.Tracer;
 import org.mpjlite.smpdev.error.ErrorClass;
 
 /**
@@ -289,6 +292,66 @@ public abstract class MPICommon {
 
     /** Only {@link MPI} extends this class. */
     protected MPICommon() {
+    }
+
+    // ---- for MPI's per-rank copies -------------------------------------------------------------
+    // The work of MPI's rank-bound methods, given the rank: here, it is linked and verified once
+    // per job, and the class each rank defines is left with one-line calls. Protected because a
+    // per-rank MPI is in a run-time package of its own, where package access does not reach.
+
+    /** The rank a copy of {@link MPI} belongs to (by its class loader), or null for a shared copy. */
+    protected static Rank boundRank(Class<?> mpi) {
+        return Rank.ofLoader(mpi.getClassLoader());
+    }
+
+    /**
+     * MPI_Init_thread for {@code rank} (null outside any job: a job of one rank is made), called
+     * through {@code mpi} (the copy of {@link MPI}, whose caller is the program's main class).
+     */
+    protected static int init(Rank rank, Class<?> mpi, String call, String[] args, int required) {
+        Rank r = rank != null ? rank : Job.singleton(JobConfig.builder().build());
+        Intracomm.namePredefined(r.job());
+        Tracer t = r.tracer();
+        long start = t == null ? 0 : t.now();
+        int provided = r.init(required, call);
+        if (t != null) {
+            t.call(call, start, false, null, -1, Integer.MIN_VALUE, -1, null, -1);
+        }
+        Info.recordInit(r, Info.callerOutside(mpi, MPICommon.class), args);
+        return provided;
+    }
+
+    /** MPI_Finalize for {@code rank} (null outside any job). */
+    protected static void finish(Rank rank) {
+        if (rank == null) {
+            throw new MPIException(ERR_OTHER, "Finalize: MPI is not initialized (call MPI.Init first)");
+        }
+        Tracer t = rank.tracer();
+        long start = t == null ? 0 : t.now();
+        rank.finish("Finalize");
+        if (t != null) {
+            t.call("Finalize", start, false, null, -1, Integer.MIN_VALUE, -1, null, -1);
+        }
+    }
+
+    /** {@code rank} when it may make call {@code call} now, else the MPIException saying why. */
+    protected static Rank initialized(Rank rank, String call) {
+        if (rank == null) {
+            throw new MPIException(ERR_OTHER, call + ": MPI is not initialized (call MPI.Init first)");
+        }
+        rank.checkLifecycle(call);
+        return rank;
+    }
+
+    /** {@code rank}, for the calls MPI allows from any thread: initialized and not finalized. */
+    protected static Rank initializedNotFinalized(Rank rank, String call) {
+        if (rank == null || !rank.isInitialized()) {
+            throw new MPIException(ERR_OTHER, call + ": MPI is not initialized (call MPI.Init first)");
+        }
+        if (rank.isFinalized()) {
+            throw new MPIException(ERR_OTHER, call + ": MPI is already finalized");
+        }
+        return rank;
     }
 
     // ---- versions, error handlers and error strings -------------------------------------------
