@@ -36,6 +36,26 @@ class ManyRanksLaunchTest {
         return Launch.mpjrun(all);
     }
 
+    /**
+     * Program {@code name}: Init, then {@code lines} (from line 5 of the file), a Barrier and Finalize.
+     */
+    private Path program(String name, String... lines) throws Exception {
+        String head = String.join("\n",
+            "import mpi.*;",
+            "public class " + name + " {",
+            "    public static void main(String[] args) {",
+            "        MPI.Init(args);",
+            "");
+        String tail = String.join("\n",
+            "",
+            "        MPI.COMM_WORLD.Barrier();",
+            "        MPI.Finalize();",
+            "    }",
+            "}",
+            "");
+        return Sources.write(dir, name + ".java", head + String.join("\n", lines) + tail);
+    }
+
     /** Init, Barrier, Allreduce, a ring exchange, Finalize; every rank checks its results and its statics. */
     @Test
     @Timeout(120)
@@ -76,17 +96,8 @@ class ManyRanksLaunchTest {
     @Timeout(120)
     void aFailingRankEndsTheJobPromptly() throws Exception {
         int failing = RANKS - 2;
-        Path src = Sources.write(dir, "Fails.java", String.join("\n",
-            "import mpi.*;",
-            "public class Fails {",
-            "    public static void main(String[] args) {",
-            "        MPI.Init(args);",
-            "        if (MPI.COMM_WORLD.Rank() == " + failing + ") throw new IllegalStateException(\"boom\");",
-            "        MPI.COMM_WORLD.Barrier();",
-            "        MPI.Finalize();",
-            "    }",
-            "}",
-            ""));
+        Path src = program("Fails",
+            "        if (MPI.COMM_WORLD.Rank() == " + failing + ") throw new IllegalStateException(\"boom\");");
         Launch.Outcome r = mpjrun(src);
         assertEquals(1, r.exitCode(), r.toString());
         assertTrue(r.err().startsWith("mpjrun: rank " + failing + " failed: java.lang.IllegalStateException: boom\n"),
@@ -101,20 +112,11 @@ class ManyRanksLaunchTest {
     void aDeadlockIsReportedNamingTheCycle() throws Exception {
         int a = 7;
         int b = RANKS - 1;
-        Path src = Sources.write(dir, "Stuck.java", String.join("\n",
-            "import mpi.*;",
-            "public class Stuck {",
-            "    public static void main(String[] args) {",
-            "        MPI.Init(args);",
+        Path src = program("Stuck",
             "        int me = MPI.COMM_WORLD.Rank();",
             "        if (me == " + a + " || me == " + b + ") {",
             "            MPI.COMM_WORLD.Recv(new int[1], 0, 1, MPI.INT, me == " + a + " ? " + b + " : " + a + ", 0);",
-            "        }",
-            "        MPI.COMM_WORLD.Barrier();",
-            "        MPI.Finalize();",
-            "    }",
-            "}",
-            ""));
+            "        }");
         Launch.Outcome r = mpjrun(src);
         assertEquals(86, r.exitCode(), r.toString());
         assertTrue(r.err().contains("cycle: rank " + a + " -> rank " + b + " -> rank " + a), r.toString());

@@ -91,11 +91,12 @@ public final class DeadlockDetector {
             }
         }
         Object[] picture = new Object[n];
+        RankThreads.Census census = new RankThreads.Census();
         boolean anyBlocked = false;
         for (int k = 0; k < n; k++) {
             int i = (lastRunning + k) % n;
             Rank r = ranks.get(i);
-            RankThreads threads = RankThreads.of(r);
+            RankThreads threads = RankThreads.of(r, census);
             if (threads.finished) {
                 picture[i] = FINISHED;
                 continue;
