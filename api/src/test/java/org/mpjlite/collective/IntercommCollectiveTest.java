@@ -382,6 +382,51 @@ class IntercommCollectiveTest {
         }
     }
 
+    /**
+     * The same array as send and receive buffer, too large to be copied eagerly (as mpiJava programs
+     * do on intracommunicators): each rank still gets the remote group's data as sent.
+     */
+    @Shapes
+    void theSameArrayAsSendAndReceiveBufferGivesTheRemoteGroupsData(Shape shape) {
+        onEveryRank(shape, me -> {
+            Intercomm ic = me.ic();
+            int g = me.group();
+            int r = me.rank();
+            int remote = me.remoteSize();
+            int other = me.other();
+            int m = 2000;
+            int blocks = Math.max(me.size(), remote);
+            int[] a = new int[m * blocks];
+            for (int i = 0; i < m; i++) {
+                a[i] = value(g, r, i);
+            }
+            ic.Allreduce(a, 0, a, 0, m, MPI.INT, MPI.SUM);
+            for (int i = 0; i < m; i++) {
+                assertEquals(remote * (1000 * other + i) + 100 * remote * (remote - 1) / 2, a[i], "Allreduce " + i);
+            }
+            for (int i = 0; i < m; i++) {
+                a[i] = value(g, r, i);
+            }
+            ic.Allgather(a, 0, m, MPI.INT, a, 0, m, MPI.INT);
+            for (int j = 0; j < remote; j++) {
+                for (int i = 0; i < m; i++) {
+                    assertEquals(value(other, j, i), a[j * m + i], "Allgather block " + j);
+                }
+            }
+            for (int j = 0; j < remote; j++) {
+                for (int i = 0; i < m; i++) {
+                    a[j * m + i] = value(g, r, j);
+                }
+            }
+            ic.Alltoall(a, 0, m, MPI.INT, a, 0, m, MPI.INT);
+            for (int j = 0; j < remote; j++) {
+                for (int i = 0; i < m; i++) {
+                    assertEquals(value(other, j, r), a[j * m + i], "Alltoall block " + j);
+                }
+            }
+        });
+    }
+
     @Shapes
     void mpiJavaDialectWithObjectsAVectorTypeAndAUserOperation(Shape shape) {
         onEveryRank(shape, me -> {
