@@ -1,6 +1,7 @@
 package org.mpjlite.smpdev.collective;
 
 import java.nio.Buffer;
+import java.nio.ByteBuffer;
 import java.util.StringJoiner;
 import org.mpjlite.smpdev.data.BasicType;
 import org.mpjlite.smpdev.data.Copier;
@@ -178,10 +179,21 @@ final class Part {
 
     /**
      * {@link #unalias} of the blocks of an Alltoallv or Alltoallw ({@link #sendCounts} at
-     * {@link #sendDispls}, of {@link #sendTypes}, or all of {@code type} when those are null):
-     * one buffer holds them all, so the type of any non-empty block describes its storage units.
+     * {@link #sendDispls}, of {@link #sendTypes}, or all of {@code type} when those are null). An
+     * array holds elements of one type, so any non-empty block's type gives the units of all; a
+     * ByteBuffer may hold blocks of different types, each indexed in its own units, so it is copied
+     * whole, byte for byte.
      */
     void unaliasBlocks(BasicType type) {
+        if (send == null || recv == null || storage(send) != storage(recv)) {
+            return;
+        }
+        if (sendTypes != null && send instanceof ByteBuffer b) {
+            ByteBuffer copy = ByteBuffer.allocate(b.capacity()).order(b.order());
+            copy.put(0, b, 0, b.capacity());
+            send = copy;
+            return;
+        }
         BasicType t = type;
         for (int j = 0; sendTypes != null && j < sendCounts.length; j++) {
             if (sendCounts[j] > 0) {
@@ -190,7 +202,7 @@ final class Part {
             }
         }
         if (t != null) {
-            unalias(t, Collectives.extent(sendCounts, sendDispls));
+            snapshot(t, Collectives.extent(sendCounts, sendDispls));
         }
     }
 
