@@ -389,39 +389,33 @@ class IntercommCollectiveTest {
     @Shapes
     void theSameArrayAsSendAndReceiveBufferGivesTheRemoteGroupsData(Shape shape) {
         onEveryRank(shape, me -> {
-            Intercomm ic = me.ic();
-            int g = me.group();
-            int r = me.rank();
-            int remote = me.remoteSize();
-            int other = me.other();
             int m = 2000;
-            int blocks = Math.max(me.size(), remote);
-            int[] a = new int[m * blocks];
+            int remote = me.remoteSize();
+            int[] a = new int[m * Math.max(me.size(), remote)];
             for (int i = 0; i < m; i++) {
-                a[i] = value(g, r, i);
+                a[i] = value(me.group(), me.rank(), i);
             }
-            ic.Allreduce(a, 0, a, 0, m, MPI.INT, MPI.SUM);
+            me.ic().Allreduce(a, 0, a, 0, m, MPI.INT, MPI.SUM);
             for (int i = 0; i < m; i++) {
-                assertEquals(remote * (1000 * other + i) + 100 * remote * (remote - 1) / 2, a[i], "Allreduce " + i);
+                int want = remote * (1000 * me.other() + i) + 100 * remote * (remote - 1) / 2;
+                assertEquals(want, a[i], "Allreduce " + i);
             }
             for (int i = 0; i < m; i++) {
-                a[i] = value(g, r, i);
+                a[i] = value(me.group(), me.rank(), i);
             }
-            ic.Allgather(a, 0, m, MPI.INT, a, 0, m, MPI.INT);
+            me.ic().Allgather(a, 0, m, MPI.INT, a, 0, m, MPI.INT);
             for (int j = 0; j < remote; j++) {
                 for (int i = 0; i < m; i++) {
-                    assertEquals(value(other, j, i), a[j * m + i], "Allgather block " + j);
+                    assertEquals(value(me.other(), j, i), a[j * m + i], "Allgather block " + j);
                 }
             }
             for (int j = 0; j < remote; j++) {
-                for (int i = 0; i < m; i++) {
-                    a[j * m + i] = value(g, r, j);
-                }
+                java.util.Arrays.fill(a, j * m, (j + 1) * m, value(me.group(), me.rank(), j));
             }
-            ic.Alltoall(a, 0, m, MPI.INT, a, 0, m, MPI.INT);
+            me.ic().Alltoall(a, 0, m, MPI.INT, a, 0, m, MPI.INT);
             for (int j = 0; j < remote; j++) {
                 for (int i = 0; i < m; i++) {
-                    assertEquals(value(other, j, r), a[j * m + i], "Alltoall block " + j);
+                    assertEquals(value(me.other(), j, me.rank()), a[j * m + i], "Alltoall block " + j);
                 }
             }
         });
