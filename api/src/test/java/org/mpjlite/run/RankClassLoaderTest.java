@@ -1,6 +1,7 @@
 package org.mpjlite.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -88,6 +89,41 @@ class RankClassLoaderTest {
         try (RankClassLoader l = new RankClassLoader(null, new URL[0],
                 new ProgramClasses(PARENT, Map.of("p.Hello", bytes)))) {
             assertSame(l, l.loadClass("p.Hello").getClassLoader());
+        }
+    }
+
+    /**
+     * The shared types a rank's loader loads after defining a class, so that linking it records no
+     * loader constraint: those its member references name (fields and methods of other classes),
+     * the runtime's and the JDK's, not the program's own.
+     */
+    @Test
+    void sharedTypesAreThoseTheMemberReferencesNameOutsideTheProgram() throws Exception {
+        Path src = Sources.write(dir, "p/Uses.java", String.join("\n",
+            "package p;",
+            "public class Uses {",
+            "    static Helper helper;",
+            "    static void run() {",
+            "        long[] s = new long[1];",
+            "        mpi.MPI.COMM_WORLD.Allreduce(s, 0, s, 0, 1, mpi.MPI.LONG, mpi.MPI.SUM);",
+            "        helper = new Helper();",
+            "        helper.take(new Uses(), new StringBuilder());",
+            "    }",
+            "}",
+            "class Helper { void take(Uses u, StringBuilder b) { } }",
+            ""));
+        Sources.compile(dir.resolve("out"), src);
+        Map<String, byte[]> compiled = Map.of(
+            "p.Uses", Files.readAllBytes(dir.resolve("out/p/Uses.class")),
+            "p.Helper", Files.readAllBytes(dir.resolve("out/p/Helper.class")));
+        ProgramClasses classes = new ProgramClasses(PARENT, compiled);
+        List<String> types = List.of(classes.sharedTypes("p.Uses", classes.definition("p.Uses")));
+        assertTrue(types.containsAll(List.of("mpi.Intracomm", "mpi.Datatype", "mpi.Op", "java.lang.Object",
+            "java.lang.StringBuilder")), types.toString());
+        assertFalse(types.contains("p.Uses") || types.contains("p.Helper"), types.toString());
+        try (RankClassLoader l = new RankClassLoader(null, new URL[0], classes)) {
+            assertSame(l, l.loadClass("p.Uses").getClassLoader());
+            assertSame(mpi.Datatype.class, Class.forName("mpi.Datatype", false, l));
         }
     }
 
