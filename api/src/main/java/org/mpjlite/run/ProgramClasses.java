@@ -1,11 +1,19 @@
 package org.mpjlite.run;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.JarURLConnection;
+import java.net.URI;
 import java.net.URL;
+import java.net.URLClassLoader;
+import java.net.URLConnection;
+import java.security.CodeSigner;
+import java.security.CodeSource;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.jar.Manifest;
 
 /**
  * What the class loaders of one program's ranks ({@link RankClassLoader}) share, so that the work
@@ -13,12 +21,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * or the JDK serves (and which they do not, a question answered by an exception each time it is
  * asked), the bytes each rank defines its own copy from ({@code mpi.MPI}, the classes compiled in
  * memory with {@code System.exit} redirected), and the types each such class's member references
- * name.
+ * name. The program's classes on the user class path are read once, through one loader of that
+ * path that defines nothing, rather than through each rank's own (which would open the jars and
+ * parse their manifests again for every rank).
  *
  * <p>Thread safety: thread-safe; every cache is a concurrent map whose values depend only on the
  * name, so two ranks racing for the same name compute the same value and either is kept.
  */
-final class ProgramClasses {
+final class ProgramClasses implements Closeable {
     private static final String MPI_CLASS = "mpi.MPI";
 
     /** Packages of the MPJ Lite runtime, loaded once by the parent for all ranks. */
@@ -35,6 +45,11 @@ final class ProgramClasses {
 
     private final ClassLoader runtime;
     private final Map<String, byte[]> compiled;
+    private final URL[] classpath;
+    /** Finds and reads the program's classes and resources on {@link #classpath}; defines no class. */
+    private final URLClassLoader finder;
+    /** By name: the class file on the user class path, or {@link #NOT_SHARED} when there is none. */
+    private final Map<String, Object> classFiles = new ConcurrentHashMap<>();
     /** By name: the runtime's or the JDK's class, or {@link #NOT_SHARED}. */
     private final Map<String, Object> shared = new ConcurrentHashMap<>();
     /** By name: the bytes a rank defines, redirected ({@link ExitRedirect}) where they are the program's. */
@@ -44,10 +59,77 @@ final class ProgramClasses {
     /**
      * @param runtime the loader of the MPJ Lite runtime, parent of the rank loaders
      * @param compiled class files compiled in memory, by binary name (empty if none)
+     * @param classpath the user class path
      */
-    ProgramClasses(ClassLoader runtime, Map<String, byte[]> compiled) {
+    ProgramClasses(ClassLoader runtime, Map<String, byte[]> compiled, URL[] classpath) {
         this.runtime = runtime;
         this.compiled = Map.copyOf(compiled);
+        this.classpath = classpath.clone();
+        this.finder = new URLClassLoader(classpath, null);
+    }
+
+    /** A class of the user class path: its bytes (redirected), where it came from, and its jar's manifest (or null). */
+    record ClassFile(byte[] bytes, CodeSource source, Manifest manifest) {
+    }
+
+    /** The user class path. */
+    URL[] classpath() {
+        return classpath.clone();
+    }
+
+    /** Resource {@code name} on the user class path, or null. */
+    URL findResource(String name) {
+        return finder.findResource(name);
+    }
+
+    /** Every resource {@code name} on the user class path. */
+    java.util.Enumeration<URL> findResources(String name) throws IOException {
+        return finder.findResources(name);
+    }
+
+    /**
+     * Class {@code name} as the user class path has it, with its {@code System.exit} calls
+     * redirected ({@link ExitRedirect}), read once for all ranks; null when it is not there.
+     */
+    ClassFile classFile(String name) throws ClassNotFoundException {
+        Object file = classFiles.get(name);
+        if (file == null) {
+            file = read(name);
+            classFiles.putIfAbsent(name, file);
+        }
+        return file == NOT_SHARED ? null : (ClassFile) file;
+    }
+
+    private Object read(String name) throws ClassNotFoundException {
+        String path = name.replace('.', '/') + ".class";
+        URL url = finder.findResource(path);
+        if (url == null) {
+            return NOT_SHARED;
+        }
+        try {
+            URLConnection connection = url.openConnection();
+            // Not cached: the jar is closed with the stream, not kept open for the JVM's life.
+            connection.setUseCaches(false);
+            try (InputStream in = connection.getInputStream()) {
+                byte[] bytes = ExitRedirect.transform(in.readAllBytes());
+                if (connection instanceof JarURLConnection jar) {
+                    // Signers are known once the entry is read; both before the stream closes the jar.
+                    CodeSigner[] signers = jar.getJarEntry().getCodeSigners();
+                    return new ClassFile(bytes, new CodeSource(jar.getJarFileURL(), signers), jar.getManifest());
+                }
+                String u = url.toExternalForm();
+                URL root = URI.create(u.substring(0, u.length() - path.length())).toURL();
+                return new ClassFile(bytes, new CodeSource(root, (CodeSigner[]) null), null);
+            }
+        } catch (IOException e) {
+            throw new ClassNotFoundException(name + " (cannot read " + url + ")", e);
+        }
+    }
+
+    /** Closes the jar files of the user class path. */
+    @Override
+    public void close() throws IOException {
+        finder.close();
     }
 
     ClassLoader runtime() {

@@ -1,7 +1,6 @@
 package org.mpjlite.run;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.util.Collections;
@@ -38,7 +37,9 @@ import org.mpjlite.smpdev.RankBound;
  * {@code System.exit} ({@link ExitRedirect}), so that exiting ends one rank, not the JVM.
  *
  * <p>What can be found out once for all ranks is, in {@link ProgramClasses}: which names are
- * shared classes, the bytes of the classes each rank defines. After defining a class, the loader
+ * shared classes, the bytes of the classes each rank defines (read from the user class path once,
+ * with their code source and their jar's manifest, which defines their package as
+ * {@link URLClassLoader} would), the user class path's resources. After defining a class, the loader
  * loads the shared classes named by the class's member references, which keeps the JVM from
  * recording a loader constraint per rank (see {@link ProgramClasses#sharedTypes}).
  *
@@ -56,13 +57,14 @@ final class RankClassLoader extends URLClassLoader implements RankBound {
     /**
      * @param rank the rank this loader belongs to; null for a loader that only inspects the
      *        program before the job starts
-     * @param classpath the user class path, searched before the parent
      * @param classes what the loaders of the program's ranks share: the parent (the loader of the
-     *        MPJ Lite runtime), the classes compiled in memory, and what was found out already
+     *        MPJ Lite runtime), the user class path, the classes compiled in memory, and what was
+     *        found out already
      */
-    RankClassLoader(Rank rank, URL[] classpath, ProgramClasses classes) {
-        // Unnamed: a named loader prefixes every stack frame of the program with its name.
-        super(classpath, classes.runtime());
+    RankClassLoader(Rank rank, ProgramClasses classes) {
+        // Unnamed: a named loader prefixes every stack frame of the program with its name. The
+        // class path is the user's (getURLs); its classes and resources are read through classes.
+        super(classes.classpath(), classes.runtime());
         this.rank = rank;
         this.classes = classes;
     }
@@ -100,30 +102,28 @@ final class RankClassLoader extends URLClassLoader implements RankBound {
         if (bytes != null) {
             return withSharedTypes(defineClass(name, bytes, 0, bytes.length), bytes);
         }
-        try {
-            return findClass(name);
-        } catch (ClassNotFoundException notOnUserClasspath) {
+        ProgramClasses.ClassFile file = classes.classFile(name);
+        if (file == null) {
             return getParent().loadClass(name);
         }
+        definePackageOf(name, file);
+        return withSharedTypes(defineClass(name, file.bytes(), 0, file.bytes().length, file.source()), file.bytes());
     }
 
-    /** A class of the user class path, with its {@code System.exit} calls redirected (see {@link RankExit}). */
-    @Override
-    protected Class<?> findClass(String name) throws ClassNotFoundException {
-        URL url = findResource(name.replace('.', '/') + ".class");
-        if (url == null) {
-            throw new ClassNotFoundException(name);
+    /** Defines the package of a class from a jar with the jar's manifest (its versions), as URLClassLoader does. */
+    private void definePackageOf(String name, ProgramClasses.ClassFile file) {
+        int dot = name.lastIndexOf('.');
+        if (dot < 0 || file.manifest() == null) {
+            return; // defineClass defines it, without attributes
         }
-        byte[] bytes;
-        try (InputStream in = url.openStream()) {
-            bytes = in.readAllBytes();
-        } catch (IOException e) {
-            throw new ClassNotFoundException(name + " (cannot read " + url + ")", e);
+        String pkg = name.substring(0, dot);
+        if (getDefinedPackage(pkg) == null) {
+            try {
+                definePackage(pkg, file.manifest(), file.source().getLocation());
+            } catch (IllegalArgumentException definedMeanwhile) {
+                // another class of the package, loaded by another thread of this rank
+            }
         }
-        byte[] redirected = ExitRedirect.transform(bytes);
-        // Unchanged, URLClassLoader defines it, with its jar's manifest for its package.
-        Class<?> c = redirected == bytes ? super.findClass(name) : defineClass(name, redirected, 0, redirected.length);
-        return withSharedTypes(c, redirected);
     }
 
     /**
@@ -138,6 +138,16 @@ final class RankClassLoader extends URLClassLoader implements RankBound {
             Class.forName(type, false, this);
         }
         return c;
+    }
+
+    @Override
+    public URL findResource(String name) {
+        return classes.findResource(name);
+    }
+
+    @Override
+    public Enumeration<URL> findResources(String name) throws IOException {
+        return classes.findResources(name);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package org.mpjlite.run;
 
+import java.io.Closeable;
 import java.io.File;
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
@@ -42,7 +43,7 @@ public final class UserProgram implements AutoCloseable {
         this.mainClass = mainClass;
         this.classpath = classpath.stream().map(UserProgram::toUrl).toArray(URL[]::new);
         this.classpathNames = classpath.stream().map(Path::toString).toList();
-        this.classes = new ProgramClasses(runtime, compiledClasses);
+        this.classes = new ProgramClasses(runtime, compiledClasses, this.classpath);
     }
 
     /**
@@ -149,24 +150,25 @@ public final class UserProgram implements AutoCloseable {
     }
 
     private RankClassLoader newLoader(Rank rank) {
-        RankClassLoader loader = new RankClassLoader(rank, classpath, classes);
+        RankClassLoader loader = new RankClassLoader(rank, classes);
         if (rank != null) {
             loaders.add(loader);
         }
         return loader;
     }
 
-    /** Closes the rank loaders (their open jar files); classes already loaded stay usable. */
+    /** Closes the rank loaders and the user class path (its open jar files); classes already loaded stay usable. */
     @Override
     public void close() {
         for (RankClassLoader loader; (loader = loaders.poll()) != null; ) {
             closeQuietly(loader);
         }
+        closeQuietly(classes);
     }
 
-    private static void closeQuietly(RankClassLoader loader) {
+    private static void closeQuietly(Closeable closeable) {
         try {
-            loader.close();
+            closeable.close();
         } catch (IOException e) {
             // at worst a jar file stays open until the JVM exits: nothing the user could act on
         }

@@ -13,6 +13,10 @@ import java.nio.file.Path;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mpjlite.run.fixtures.StaticCounterMain;
@@ -33,7 +37,7 @@ class RankClassLoaderTest {
         for (int i = 0; i < classpath.length; i++) {
             urls[i] = classpath[i].toUri().toURL();
         }
-        return new RankClassLoader(null, urls, new ProgramClasses(PARENT, Map.of()));
+        return new RankClassLoader(null, new ProgramClasses(PARENT, Map.of(), urls));
     }
 
     private static Path testClasses() throws Exception {
@@ -86,8 +90,8 @@ class RankClassLoaderTest {
         Path src = Sources.write(dir, "p/Hello.java", "package p; public class Hello { }");
         Sources.compile(dir.resolve("out"), src);
         byte[] bytes = Files.readAllBytes(dir.resolve("out/p/Hello.class"));
-        try (RankClassLoader l = new RankClassLoader(null, new URL[0],
-                new ProgramClasses(PARENT, Map.of("p.Hello", bytes)))) {
+        try (RankClassLoader l = new RankClassLoader(null,
+                new ProgramClasses(PARENT, Map.of("p.Hello", bytes), new URL[0]))) {
             assertSame(l, l.loadClass("p.Hello").getClassLoader());
         }
     }
@@ -116,14 +120,44 @@ class RankClassLoaderTest {
         Map<String, byte[]> compiled = Map.of(
             "p.Uses", Files.readAllBytes(dir.resolve("out/p/Uses.class")),
             "p.Helper", Files.readAllBytes(dir.resolve("out/p/Helper.class")));
-        ProgramClasses classes = new ProgramClasses(PARENT, compiled);
+        ProgramClasses classes = new ProgramClasses(PARENT, compiled, new URL[0]);
         List<String> types = List.of(classes.sharedTypes("p.Uses", classes.definition("p.Uses")));
         assertTrue(types.containsAll(List.of("mpi.Intracomm", "mpi.Datatype", "mpi.Op", "java.lang.Object",
             "java.lang.StringBuilder")), types.toString());
         assertFalse(types.contains("p.Uses") || types.contains("p.Helper"), types.toString());
-        try (RankClassLoader l = new RankClassLoader(null, new URL[0], classes)) {
+        try (RankClassLoader l = new RankClassLoader(null, classes)) {
             assertSame(l, l.loadClass("p.Uses").getClassLoader());
             assertSame(mpi.Datatype.class, Class.forName("mpi.Datatype", false, l));
+        }
+    }
+
+    /** Read once for all ranks, a class of the user class path still comes with its code source and its jar's manifest. */
+    @Test
+    void classesOfTheClasspathKeepTheirCodeSourceAndPackageVersion() throws Exception {
+        Path src = Sources.write(dir, "q/Versioned.java", "package q; public class Versioned { }");
+        Sources.compile(dir.resolve("out"), src);
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().put(Attributes.Name.IMPLEMENTATION_VERSION, "4.2");
+        Path jar = dir.resolve("versioned.jar");
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest)) {
+            out.putNextEntry(new JarEntry("q/Versioned.class"));
+            out.write(Files.readAllBytes(dir.resolve("out/q/Versioned.class")));
+            out.closeEntry();
+        }
+        URL[] classpath = {jar.toUri().toURL(), testClasses().toUri().toURL()};
+        try (ProgramClasses shared = new ProgramClasses(PARENT, Map.of(), classpath);
+             RankClassLoader a = new RankClassLoader(null, shared);
+             RankClassLoader b = new RankClassLoader(null, shared)) {
+            Class<?> inA = a.loadClass("q.Versioned");
+            Class<?> inB = b.loadClass("q.Versioned");
+            assertNotSame(inA, inB);
+            for (Class<?> c : List.of(inA, inB)) {
+                assertEquals("4.2", c.getPackage().getImplementationVersion());
+                assertEquals(jar.toUri().toURL(), c.getProtectionDomain().getCodeSource().getLocation());
+            }
+            Class<?> fromDirectory = a.loadClass(StaticCounterMain.class.getName());
+            assertEquals(testClasses().toUri().toURL(), fromDirectory.getProtectionDomain().getCodeSource().getLocation());
         }
     }
 
@@ -142,8 +176,8 @@ class RankClassLoaderTest {
     @Test
     void belongsToItsRank() {
         JobResult result = Job.run(JobConfig.builder().ranks(2).build(), rank -> {
-            try (RankClassLoader l = new RankClassLoader(rank, new URL[0],
-                    new ProgramClasses(PARENT, Map.of()))) {
+            try (RankClassLoader l = new RankClassLoader(rank,
+                    new ProgramClasses(PARENT, Map.of(), new URL[0]))) {
                 return Rank.ofLoader(l) == rank;
             }
         });
