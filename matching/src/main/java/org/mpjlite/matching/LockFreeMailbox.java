@@ -1,33 +1,74 @@
 package org.mpjlite.matching;
 
+import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 
 /**
- * A mailbox whose senders never lock: each message is offered to a JCTools multi-producer,
- * single-consumer queue (the inbox), and the owning rank drains the inbox and does all matching
- * itself.
+ * A mailbox whose senders never lock: a message either claims a published receive with one
+ * compare-and-set (and the sender moves the data straight into it), or is offered to a JCTools
+ * multi-producer, single-consumer queue (the inbox) that the owning rank drains and matches itself.
  *
- * <p>Senders are lock-free (one atomic add in the queue). The owner's side ({@link #post},
- * {@link #probe}, {@link #progress}, ...) is serialized by an owner lock that only the owning rank's
- * own threads can contend for (never senders); the inbox's single consumer is whoever holds it. The
- * handler runs on the owner's threads, under the owner lock.
+ * <p>Senders are lock-free: one atomic add in the queue, or one compare-and-set on the receive
+ * they claim. The owner's side ({@link #post}, {@link #probe}, {@link #progress}, ...) is
+ * serialized by an owner lock that only the owning rank's own threads can contend for (never
+ * senders); the inbox's single consumer is whoever holds it. The handler runs on the owner's
+ * threads under the owner lock, or on the sender's thread after a claim.
  *
- * <p>Ordering: one sender's offers enter the inbox in program order and the owner drains in
- * queue order, so non-overtaking holds. Memory ordering: the queue's offer/poll is a release/acquire
- * pair, publishing the message's fields. {@link #deliver} ends with a full fence so that a sender's
- * subsequent volatile read of the owner's parked-waiter state cannot be reordered before the
- * offer's element store (the Dekker handshake with a parking owner).
+ * <p><b>The published receive.</b> The owner publishes a receive for senders to claim when it
+ * posts a receive (wildcards allowed) while no other receive is posted: it empties the inbox,
+ * finds no unexpected message the receive accepts, records the inbox's index in
+ * {@link Envelope#claimIndex}, makes {@link Envelope#claim} odd with a release store, and sets the
+ * slot. A sender may claim it if it accepts the message and the inbox's producer index still equals
+ * {@code claimIndex}; the claim is a compare-and-set of the odd claim word to the next even one.
+ * The owner matches the published receive against arriving messages with the same compare-and-set,
+ * so of a sender's claim, the owner's match and a cancel exactly one wins.
+ *
+ * <p>Why the claim keeps MPI's order: a receive matches the earliest message it accepts, and a
+ * sender's earlier message to this rank was offered to the inbox before the sender reads the
+ * producer index, so if the index still equals {@code claimIndex} that message was drained (and
+ * matched, or kept as unexpected and found not accepted) before the receive was published. The
+ * check is stronger than MPI needs (it also waits for other senders' messages), which keeps it one
+ * read.
+ * A message matches the earliest posted receive: the published one was posted while no other was,
+ * so it is the earliest; receives posted after it wait in the owner's list.
+ *
+ * <p>Memory ordering: the queue's offer/poll, and the release/acquire of the claim word (then the
+ * compare-and-set that wins it), publish a message's or a receive's fields. There is no full fence:
+ * a parking owner and a sender meet in a Dekker handshake through sequentially consistent atomics
+ * only: the sender's atomic add of the producer index (or the completing volatile write of a
+ * claimed receive) and then its volatile read of the doorbell, against the waiter's compare-and-set
+ * in the doorbell and then its volatile read of the producer index ({@link #hasArrivals}). A
+ * message whose index the owner sees before its element is stored is waited for by
+ * {@code poll}, a few instructions of the producer away.
  */
 public final class LockFreeMailbox<M extends Envelope, R extends Envelope> implements Mailbox<M, R> {
     private static final int CHUNK = 256;
+    private static final VarHandle SLOT;
+    private static final VarHandle CLAIM;
+
+    static {
+        try {
+            SLOT = MethodHandles.lookup().findVarHandle(LockFreeMailbox.class, "slot", Envelope.class);
+            CLAIM = MethodHandles.lookup().findVarHandle(Envelope.class, "claim", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final MpscUnboundedXaddArrayQueue<M> inbox = new MpscUnboundedXaddArrayQueue<>(CHUNK);
     private final ReentrantLock ownerLock = new ReentrantLock();
     private final MatchLists<M, R> lists = new MatchLists<>();
     private final MatchHandler<M, R> handler;
+    /** The receive senders may claim, or null; senders read it, only the owner writes it. */
+    @SuppressWarnings("unused")
+    private volatile Envelope slot;
+    /** The owner's view of the published receive (owner lock held): the earliest posted receive. */
+    private R published;
+    /** The odd claim word {@link #published} was published with. */
+    private long publishedClaim;
 
     public LockFreeMailbox(MatchHandler<M, R> handler) {
         this.handler = handler;
@@ -36,12 +77,24 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
     @Override
     public void deliver(M message) {
         inbox.offer(message);
-        VarHandle.fullFence();
     }
 
+    /**
+     * Claims the published receive for {@code message} if it accepts it and nothing has entered
+     * the inbox since it was published; lock-free (reads, then one compare-and-set).
+     */
     @Override
+    @SuppressWarnings("unchecked")
     public R matchPosted(M message) {
-        return null; // senders never touch the owner's lists
+        Envelope r = (Envelope) SLOT.getAcquire(this);
+        if (r == null) {
+            return null;
+        }
+        long claim = (long) CLAIM.getAcquire(r);
+        if ((claim & 1) == 0 || !r.accepts(message) || r.claimIndex != inbox.currentProducerIndex()) {
+            return null;
+        }
+        return CLAIM.compareAndSet(r, claim, claim + 1) ? (R) r : null;
     }
 
     @Override
@@ -49,11 +102,14 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
         ownerLock.lock();
         try {
             drain();
+            forgetClaimed();
             M message = lists.takeUnexpected(receive);
-            if (message == null) {
-                lists.addPosted(receive);
-            } else {
+            if (message != null) {
                 handler.matched(receive, message);
+            } else if (published == null && lists.noPosted()) {
+                publish(receive);
+            } else {
+                lists.addPosted(receive);
             }
         } finally {
             ownerLock.unlock();
@@ -65,7 +121,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
         ownerLock.lock();
         try {
             drain();
-            return lists.peekUnexpected(context, source, tag);
+            return LockedMailbox.exposed(lists.peekUnexpected(context, source, tag));
         } finally {
             ownerLock.unlock();
         }
@@ -76,7 +132,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
         ownerLock.lock();
         try {
             drain();
-            return lists.takeUnexpected(context, source, tag);
+            return LockedMailbox.exposed(lists.takeUnexpected(context, source, tag));
         } finally {
             ownerLock.unlock();
         }
@@ -89,6 +145,9 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
             // Drain first: a message already in the inbox that matches this receive wins over the
             // cancel, exactly as if it had been matched before the cancel was called.
             drain();
+            if (receive == published) {
+                return claimPublished();
+            }
             return lists.removePosted(receive);
         } finally {
             ownerLock.unlock();
@@ -129,22 +188,72 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
         ownerLock.lock();
         try {
             drain();
-            return lists.posted();
+            forgetClaimed();
+            List<R> posted = lists.posted();
+            if (published != null) {
+                posted.add(0, published);
+            }
+            return posted;
         } finally {
             ownerLock.unlock();
         }
     }
 
-    /** Moves every arrived message to a posted receive or to the unexpected list. Owner lock held. */
+    /**
+     * Moves every arrived message to a posted receive or to the unexpected list; owner lock held.
+     * {@code poll}, not {@code relaxedPoll}: a message whose index is visible is waited for until
+     * its producer has stored it, which is what lets {@link #deliver} do without a fence.
+     */
     private void drain() {
         M message;
-        while ((message = inbox.relaxedPoll()) != null) {
-            R receive = lists.takePostedFor(message);
+        while ((message = inbox.poll()) != null) {
+            R receive = null;
+            if (published != null && published.accepts(message)) {
+                R p = published;
+                if (claimPublished()) {
+                    receive = p;
+                }
+            }
+            if (receive == null) {
+                receive = lists.takePostedFor(message);
+            }
             if (receive == null) {
                 lists.addUnexpected(message);
             } else {
                 handler.matched(receive, message);
             }
         }
+    }
+
+    /** Makes {@code receive} the one senders may claim; it is the only receive posted. Owner lock held. */
+    private void publish(R receive) {
+        receive.claimIndex = inbox.currentConsumerIndex();
+        long claim = (long) CLAIM.getOpaque(receive) | 1;
+        CLAIM.setRelease(receive, claim);
+        published = receive;
+        publishedClaim = claim;
+        SLOT.setRelease(this, receive);
+    }
+
+    /**
+     * Takes the published receive away from senders for the owner (a match or a cancel): true if
+     * this call won it, false if a sender had claimed it. Either way it is no longer published.
+     */
+    private boolean claimPublished() {
+        boolean won = CLAIM.compareAndSet(published, publishedClaim, publishedClaim + 1);
+        unpublish();
+        return won;
+    }
+
+    /** Forgets the published receive if a sender has claimed it; owner lock held. */
+    private void forgetClaimed() {
+        if (published != null && (long) CLAIM.getVolatile(published) != publishedClaim) {
+            unpublish();
+        }
+    }
+
+    private void unpublish() {
+        published = null;
+        SLOT.setRelease(this, null);
     }
 }

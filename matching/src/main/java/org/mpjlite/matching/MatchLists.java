@@ -62,6 +62,11 @@ final class MatchLists<M extends Envelope, R extends Envelope> {
         return null;
     }
 
+    /** True when no receive is posted. */
+    boolean noPosted() {
+        return postedHead == null;
+    }
+
     void addPosted(R receive) {
         receive.next = null;
         if (postedTail == null) {

@@ -34,11 +34,14 @@ import org.openjdk.jmh.annotations.Warmup;
  * is an echo thread started for the trial that sends back every message it receives. JMH ends an
  * iteration only between round trips, so the echo thread is never left waiting on a reply.
  *
- * <p>With the locked mailbox a sender that finds the receive already posted copies straight into
- * it, whatever the size; the echo thread usually has its receive posted, so the protocol only shows
- * when the reply arrives before rank 0 posts (rare, since rank 0 posts first). With the lock-free
- * mailbox the receiver matches and copies: eager messages cost a copy into a pooled buffer and one
- * out of it, rendezvous messages one copy.
+ * <p>With either mailbox a sender that finds the receive already posted copies straight into it,
+ * whatever the size (the lock-free mailbox lets a sender claim the one receive posted while nothing
+ * else waits in its inbox); rank 0 posts the reply's receive before it sends, so the reply always
+ * takes that path, and the ping does whenever the echo thread has posted its next receive in time.
+ * Otherwise eager messages cost a copy into the message and one out of it, rendezvous messages one
+ * copy. Each completed receive is recycled ({@link RecvRequest#recycle}), as the API's blocking
+ * receive does, so {@code -prof gc} shows what the device path allocates per message: nothing in
+ * steady state.
  *
  * <p>What the OSU ping-pongs ({@code OSULatency}, {@code PingPongVsArraycopy}) do not measure: the
  * device alone, without the MPI API's argument checks and dialect layer, under JMH's control of
@@ -86,10 +89,13 @@ public class PingPongBenchmark {
         for (;;) {
             RecvRequest r = PointToPoint.irecv(peer, CONTEXT, 0, Envelope.ANY_TAG, buffer, 0, size, BasicType.BYTE, CALL);
             r.await(CALL);
-            if (r.statusTag() == STOP) {
+            int tag = r.statusTag();
+            int count = r.statusCount();
+            r.recycle();
+            if (tag == STOP) {
                 return;
             }
-            PointToPoint.isend(peer, me, CONTEXT, 1, PING, buffer, 0, r.statusCount(), BasicType.BYTE,
+            PointToPoint.isend(peer, me, CONTEXT, 1, PING, buffer, 0, count, BasicType.BYTE,
                 SendMode.STANDARD, CALL).await(CALL);
         }
     }
@@ -109,5 +115,6 @@ public class PingPongBenchmark {
         PointToPoint.isend(me, peer, CONTEXT, 0, PING, sendBuffer, 0, size, BasicType.BYTE, SendMode.STANDARD, CALL)
             .await(CALL);
         reply.await(CALL);
+        reply.recycle();
     }
 }

@@ -15,8 +15,8 @@ import org.mpjlite.smpdev.error.Errors;
 /**
  * A rank's end of point-to-point communication: the mailbox where messages to it are matched
  * against its receives, the messages its matched probes took and it has not received yet, the
- * buffer it attached for buffered sends, and the shared complete send request of its eager and
- * buffered sends.
+ * buffer it attached for buffered sends, the shared complete send request of its eager and
+ * buffered sends, and the {@link Recycler} of its messages and blocking receives.
  *
  * <p>Thread safety: the mailbox is thread-safe (any rank delivers, the owner's threads post and
  * progress); attach and detach are compare-and-sets, so of two threads attaching at once exactly
@@ -27,6 +27,7 @@ public final class Endpoint {
     private final Transfer transfer;
     private final Mailbox<Message, RecvRequest> mailbox;
     private final SendRequest completedSend;
+    private final Recycler recycler = new Recycler();
     private final AtomicReference<BsendBuffer> bsendBuffer = new AtomicReference<>();
     /**
      * This rank's sends that wait for their receiver (rendezvous, synchronous) and have not been
@@ -58,6 +59,11 @@ public final class Endpoint {
 
     Transfer transfer() {
         return transfer;
+    }
+
+    /** Where this rank's messages and blocking receives are reused from. */
+    Recycler recycler() {
+        return recycler;
     }
 
     /** A matched probe took {@code m}: it waits for its matched receive. */

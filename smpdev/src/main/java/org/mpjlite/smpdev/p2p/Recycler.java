@@ -1,0 +1,106 @@
+package org.mpjlite.smpdev.p2p;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import org.mpjlite.smpdev.Rank;
+import org.mpjlite.smpdev.Tunables;
+import org.mpjlite.smpdev.data.TypeMap;
+
+/**
+ * One rank's reuse of the objects of its message path, so that a small message in steady state
+ * allocates nothing: the {@link Message}s it sends, which their receivers hand back once received,
+ * and one spare {@link RecvRequest} for its blocking receives.
+ *
+ * <p>Only one thread of the rank takes from it, the first that sends or receives (the rank's main
+ * thread in a program): every other thread allocates, as before. So the taking side needs no
+ * atomic but one compare of the calling thread. Received messages come back from any thread onto a
+ * lock-free stack (a compare-and-set per message, at most {@link Tunables#RECYCLED_MESSAGES} deep);
+ * the taking thread moves the whole stack to its private list with one exchange when that list is
+ * empty. No message is taken out of the stack singly, so the stack has no ABA problem.
+ *
+ * <p>Memory ordering: the compare-and-set that hands a message back releases every write of the
+ * receiving thread to it, and the exchange that takes the stack acquires them.
+ */
+final class Recycler {
+    private static final VarHandle RETURNED;
+    private static final VarHandle USER;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            RETURNED = lookup.findVarHandle(Recycler.class, "returned", Message.class);
+            USER = lookup.findVarHandle(Recycler.class, "user", Thread.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** The one thread that takes from this recycler; set once, by the first that asks. */
+    @SuppressWarnings("unused")
+    private volatile Thread user;
+    /** Received messages handed back by any thread, newest first. */
+    @SuppressWarnings("unused")
+    private volatile Message returned;
+    /** The user thread's own free messages. */
+    private Message free;
+    /** The user thread's spare receive request. */
+    private RecvRequest spareReceive;
+
+    /** A message to send: a recycled one for the user thread when there is one, else a new one. */
+    Message message(int context, int source, int tag, TypeMap map, int items) {
+        if (isUser()) {
+            Message m = free;
+            if (m == null && RETURNED.getOpaque(this) != null) {
+                m = (Message) RETURNED.getAndSet(this, (Message) null);
+            }
+            if (m != null) {
+                free = m.nextFree;
+                m.nextFree = null;
+                m.reuse(context, source, tag, map, items);
+                return m;
+            }
+        }
+        return new Message(this, context, source, tag, map, items);
+    }
+
+    /** Hands back a received message (any thread); dropped if the stack is full. */
+    void recycle(Message m) {
+        for (;;) {
+            Message head = (Message) RETURNED.getVolatile(this);
+            int depth = head == null ? 1 : head.freeDepth + 1;
+            if (depth > Tunables.RECYCLED_MESSAGES) {
+                return;
+            }
+            m.nextFree = head;
+            m.freeDepth = depth;
+            if (RETURNED.compareAndSet(this, head, m)) {
+                return;
+            }
+        }
+    }
+
+    /** A receive request: the spare for the user thread when there is one, else a new one. */
+    RecvRequest receive(Rank owner, int context, int source, int tag, Object buffer, int index, int capacity,
+                        TypeMap map, String call) {
+        if (spareReceive != null && isUser()) {
+            RecvRequest r = spareReceive;
+            spareReceive = null;
+            r.reuse(context, source, tag, buffer, index, capacity, map, call);
+            return r;
+        }
+        return new RecvRequest(owner, context, source, tag, buffer, index, capacity, map, call);
+    }
+
+    /** Keeps a completed receive that nothing refers to any more as the user thread's spare. */
+    void recycle(RecvRequest r) {
+        if (spareReceive == null && isUser()) {
+            spareReceive = r;
+        }
+    }
+
+    private boolean isUser() {
+        Thread me = Thread.currentThread();
+        Thread u = (Thread) USER.getOpaque(this);
+        return u == me || u == null && USER.compareAndSet(this, (Thread) null, me);
+    }
+}
