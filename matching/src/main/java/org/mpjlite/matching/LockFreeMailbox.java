@@ -41,8 +41,8 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
  * only: the sender's atomic add of the producer index (or the completing volatile write of a
  * claimed receive) and then its volatile read of the doorbell, against the waiter's compare-and-set
  * in the doorbell and then its volatile read of the producer index ({@link #hasArrivals}). A
- * message whose index the owner sees before its element is stored is waited for by
- * {@code poll}, a few instructions of the producer away.
+ * message whose index the owner sees before its element is stored is waited for (drain returns
+ * only with the inbox empty), a few instructions of the producer away.
  */
 public final class LockFreeMailbox<M extends Envelope, R extends Envelope> implements Mailbox<M, R> {
     private static final int CHUNK = 256;
@@ -201,12 +201,20 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
 
     /**
      * Moves every arrived message to a posted receive or to the unexpected list; owner lock held.
-     * {@code poll}, not {@code relaxedPoll}: a message whose index is visible is waited for until
-     * its producer has stored it, which is what lets {@link #deliver} do without a fence.
+     * Returns only once the inbox is empty: a producer that has taken an index but not yet stored
+     * its message is waited for (yielding, so that on a loaded machine it gets the core to finish
+     * its two instructions), which is what lets {@link #deliver} do without a fence.
      */
     private void drain() {
-        M message;
-        while ((message = inbox.poll()) != null) {
+        for (;;) {
+            M message = inbox.relaxedPoll();
+            if (message == null) {
+                if (inbox.isEmpty()) {
+                    return;
+                }
+                Thread.yield();
+                continue;
+            }
             R receive = null;
             if (published != null && published.accepts(message)) {
                 R p = published;
