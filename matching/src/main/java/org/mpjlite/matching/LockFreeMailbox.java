@@ -14,8 +14,15 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
  * <p>Senders are lock-free: one atomic add in the queue, or one compare-and-set on the receive
  * they claim. The owner's side ({@link #post}, {@link #probe}, {@link #progress}, ...) is
  * serialized by an owner lock that only the owning rank's own threads can contend for (never
- * senders); the inbox's single consumer is whoever holds it. The handler runs on the owner's
- * threads under the owner lock, or on the sender's thread after a claim.
+ * senders); the inbox's single consumer is whoever holds it. Once the mailbox is confined to one
+ * thread ({@link #confineTo}: a rank at {@code THREAD_SINGLE} or {@code THREAD_FUNNELED}), that
+ * thread is the only owner and takes no lock at all. The handler runs on the owner's threads, or
+ * on the sender's thread after a claim.
+ *
+ * <p>Snapshots ({@link #unexpectedSnapshot}, {@link #postedSnapshot}) asked for by another thread
+ * of a confined mailbox (a deadlock report) read the lists as they are, without matching what
+ * has arrived: the owner does not lock, and only it may consume the inbox. Such a report is made
+ * of a rank parked in a blocking call, which does not change its lists while it stays parked.
  *
  * <p><b>The published receive.</b> The owner publishes a receive for senders to claim when it
  * posts a receive (wildcards allowed) while no other receive is posted: it empties the inbox,
@@ -65,6 +72,11 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
     /** The receive senders may claim, or null; senders read it, only the owner writes it. */
     @SuppressWarnings("unused")
     private volatile Envelope slot;
+    /**
+     * The one thread that calls the owner's methods, which then skip the owner lock; null (any
+     * thread of the owner, under the lock) until {@link #confineTo}.
+     */
+    private volatile Thread confined;
     /** The owner's view of the published receive (owner lock held): the earliest posted receive. */
     private R published;
     /** The odd claim word {@link #published} was published with. */
@@ -98,8 +110,13 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
     }
 
     @Override
+    public void confineTo(Thread owner) {
+        confined = owner;
+    }
+
+    @Override
     public void post(R receive) {
-        ownerLock.lock();
+        boolean locked = lockUnlessConfined();
         try {
             drain();
             forgetClaimed();
@@ -112,35 +129,35 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
                 lists.addPosted(receive);
             }
         } finally {
-            ownerLock.unlock();
+            unlock(locked);
         }
     }
 
     @Override
     public M probe(int context, int source, int tag) {
-        ownerLock.lock();
+        boolean locked = lockUnlessConfined();
         try {
             drain();
             return LockedMailbox.exposed(lists.peekUnexpected(context, source, tag));
         } finally {
-            ownerLock.unlock();
+            unlock(locked);
         }
     }
 
     @Override
     public M take(int context, int source, int tag) {
-        ownerLock.lock();
+        boolean locked = lockUnlessConfined();
         try {
             drain();
             return LockedMailbox.exposed(lists.takeUnexpected(context, source, tag));
         } finally {
-            ownerLock.unlock();
+            unlock(locked);
         }
     }
 
     @Override
     public boolean cancel(R receive) {
-        ownerLock.lock();
+        boolean locked = lockUnlessConfined();
         try {
             // Drain first: a message already in the inbox that matches this receive wins over the
             // cancel, exactly as if it had been matched before the cancel was called.
@@ -150,7 +167,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
             }
             return lists.removePosted(receive);
         } finally {
-            ownerLock.unlock();
+            unlock(locked);
         }
     }
 
@@ -159,11 +176,11 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
         if (inbox.isEmpty()) {
             return;
         }
-        ownerLock.lock();
+        boolean locked = lockUnlessConfined();
         try {
             drain();
         } finally {
-            ownerLock.unlock();
+            unlock(locked);
         }
     }
 
@@ -174,6 +191,9 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
 
     @Override
     public List<M> unexpectedSnapshot() {
+        if (isForeign()) {
+            return lists.unexpected();
+        }
         ownerLock.lock();
         try {
             drain();
@@ -185,18 +205,49 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
 
     @Override
     public List<R> postedSnapshot() {
+        if (isForeign()) {
+            return withPublished(lists.posted());
+        }
         ownerLock.lock();
         try {
             drain();
             forgetClaimed();
-            List<R> posted = lists.posted();
-            if (published != null) {
-                posted.add(0, published);
-            }
-            return posted;
+            return withPublished(lists.posted());
         } finally {
             ownerLock.unlock();
         }
+    }
+
+    private List<R> withPublished(List<R> posted) {
+        R p = published;
+        if (p != null && (long) CLAIM.getVolatile(p) == publishedClaim) {
+            posted.add(0, p);
+        }
+        return posted;
+    }
+
+    /**
+     * Takes the owner lock unless the calling thread is the one the mailbox is confined to; returns
+     * whether it did.
+     */
+    private boolean lockUnlessConfined() {
+        if (confined == Thread.currentThread()) {
+            return false;
+        }
+        ownerLock.lock();
+        return true;
+    }
+
+    private void unlock(boolean locked) {
+        if (locked) {
+            ownerLock.unlock();
+        }
+    }
+
+    /** True for a thread other than the one the mailbox is confined to, if it is confined. */
+    private boolean isForeign() {
+        Thread c = confined;
+        return c != null && c != Thread.currentThread();
     }
 
     /**

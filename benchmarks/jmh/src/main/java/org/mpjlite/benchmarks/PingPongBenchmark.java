@@ -31,7 +31,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * threshold is 16 KB). The score is half a round trip.
  *
  * <p>JMH's thread is rank 0: it posts the receive for the reply, sends, and waits for both. Rank 1
- * is an echo thread started for the trial that sends back every message it receives. JMH ends an
+ * is an echo thread started for the trial that sends back every message it receives. Each rank's
+ * mailbox is confined to its one thread, as {@code Init} confines it at {@code THREAD_SINGLE}. JMH ends an
  * iteration only between round trips, so the echo thread is never left waiting on a reply.
  *
  * <p>With either mailbox a sender that finds the receive already posted copies straight into it,
@@ -78,6 +79,7 @@ public class PingPongBenchmark {
         peer = job.rank(1);
         sendBuffer = new byte[size];
         recvBuffer = new byte[size];
+        me.endpoint().mailbox().confineTo(Thread.currentThread());
         echo = new Thread(this::echo, "echo-rank-1");
         echo.setDaemon(true);
         echo.start();
@@ -85,6 +87,7 @@ public class PingPongBenchmark {
 
     /** Rank 1: sends every message back to rank 0 until it receives the stop message. */
     private void echo() {
+        peer.endpoint().mailbox().confineTo(Thread.currentThread());
         byte[] buffer = new byte[size];
         for (;;) {
             RecvRequest r = PointToPoint.irecv(peer, CONTEXT, 0, Envelope.ANY_TAG, buffer, 0, size, BasicType.BYTE, CALL);

@@ -31,10 +31,12 @@ public final class Endpoint {
     private final AtomicReference<BsendBuffer> bsendBuffer = new AtomicReference<>();
     /**
      * This rank's sends that wait for their receiver (rendezvous, synchronous) and have not been
-     * received yet: Finalize looks for them at their destinations only when there are any, instead
-     * of reading every rank's mailbox (which made Finalize of p ranks cost p^2).
+     * received yet, in the order they were started: Finalize reports them from here instead of
+     * reading every rank's mailbox (which made Finalize of p ranks cost p^2, and a mailbox confined
+     * to its own rank's thread is not to be read by another). Synchronized: the sender adds, the
+     * receiving thread removes; only sends that wait pay for it.
      */
-    private final java.util.concurrent.atomic.AtomicInteger waitingSends = new java.util.concurrent.atomic.AtomicInteger();
+    private final Set<SendRequest> waitingSends = java.util.Collections.synchronizedSet(new java.util.LinkedHashSet<>());
     /**
      * Messages a matched probe took out of the mailbox and no matched receive has received yet,
      * for the Finalize report: they are in no mailbox list any more. A concurrent set: any thread
@@ -87,17 +89,19 @@ public final class Endpoint {
     }
 
     /** A send of this rank now waits for its receiver; {@link #sendReceived} follows once received. */
-    void sendWaiting() {
-        waitingSends.incrementAndGet();
+    void sendWaiting(SendRequest s) {
+        waitingSends.add(s);
     }
 
-    void sendReceived() {
-        waitingSends.decrementAndGet();
+    void sendReceived(SendRequest s) {
+        waitingSends.remove(s);
     }
 
-    /** Whether a send of this rank waits for its receiver (a snapshot). */
-    public boolean hasWaitingSends() {
-        return waitingSends.get() != 0;
+    /** The sends of this rank that wait for their receivers, oldest first (a snapshot, for reports). */
+    public List<SendRequest> waitingSendsSnapshot() {
+        synchronized (waitingSends) {
+            return new ArrayList<>(waitingSends);
+        }
     }
 
     /** MPI_Buffer_attach: {@code userBuffer} is handed back by detach. */

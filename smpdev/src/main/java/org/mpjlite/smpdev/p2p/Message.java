@@ -145,7 +145,7 @@ public final class Message extends Envelope {
         if (sender != null) {
             SendRequest s = sender;
             sender = null;
-            s.owner().endpoint().sendReceived();
+            s.owner().endpoint().sendReceived(s);
             s.complete(ANY_SOURCE, ANY_TAG, count, type, bytes());
         }
         if (!isExposed()) {

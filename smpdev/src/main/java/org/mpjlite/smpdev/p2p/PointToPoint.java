@@ -106,7 +106,7 @@ public final class PointToPoint {
             request = me.endpoint().completedSend();
         } else {
             request = new SendRequest(me, dest, context, tag, items, map, call);
-            me.endpoint().sendWaiting();
+            me.endpoint().sendWaiting(request);
             if (!gathered) {
                 m.data = buffer;
                 m.dataIndex = index;
