@@ -24,9 +24,10 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
  * has arrived: the owner does not lock, and only it may consume the inbox. Such a report is made
  * of a rank parked in a blocking call, which does not change its lists while it stays parked.
  *
- * <p><b>The published receive.</b> The owner publishes a receive for senders to claim when it
- * posts a receive (wildcards allowed) while no other receive is posted: it empties the inbox,
- * finds no unexpected message the receive accepts, records the inbox's index in
+ * <p><b>The published receive.</b> The earliest posted receive (wildcards allowed) is the one
+ * senders may claim. The owner publishes it right after emptying the inbox (when it posts a receive
+ * while none is posted, or when the one published before was matched and others wait): it has
+ * found no unexpected message the receive accepts, records the inbox's index in
  * {@link Envelope#claimIndex}, makes {@link Envelope#claim} odd with a release store, and sets the
  * slot. A sender may claim it if it accepts the message and the inbox's producer index still equals
  * {@code claimIndex}; the claim is a compare-and-set of the odd claim word to the next even one.
@@ -39,8 +40,8 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
  * matched, or kept as unexpected and found not accepted) before the receive was published. The
  * check is stronger than MPI needs (it also waits for other senders' messages), which keeps it one
  * read.
- * A message matches the earliest posted receive: the published one was posted while no other was,
- * so it is the earliest; receives posted after it wait in the owner's list.
+ * A message matches the earliest posted receive: the published one is the earliest; receives
+ * posted after it wait in the owner's list, and the next is published once it is matched.
  *
  * <p>Memory ordering: the queue's offer/poll, and the release/acquire of the claim word (then the
  * compare-and-set that wins it), publish a message's or a receive's fields. There is no full fence:
@@ -119,11 +120,11 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
         boolean locked = lockUnlessConfined();
         try {
             drain();
-            forgetClaimed();
+            settle();
             M message = lists.takeUnexpected(receive);
             if (message != null) {
                 handler.matched(receive, message);
-            } else if (published == null && lists.noPosted()) {
+            } else if (published == null) {
                 publish(receive);
             } else {
                 lists.addPosted(receive);
@@ -138,6 +139,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
         boolean locked = lockUnlessConfined();
         try {
             drain();
+            settle();
             return LockedMailbox.exposed(lists.peekUnexpected(context, source, tag));
         } finally {
             unlock(locked);
@@ -149,6 +151,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
         boolean locked = lockUnlessConfined();
         try {
             drain();
+            settle();
             return LockedMailbox.exposed(lists.takeUnexpected(context, source, tag));
         } finally {
             unlock(locked);
@@ -162,10 +165,9 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
             // Drain first: a message already in the inbox that matches this receive wins over the
             // cancel, exactly as if it had been matched before the cancel was called.
             drain();
-            if (receive == published) {
-                return claimPublished();
-            }
-            return lists.removePosted(receive);
+            boolean cancelled = receive == published ? claimPublished() : lists.removePosted(receive);
+            settle();
+            return cancelled;
         } finally {
             unlock(locked);
         }
@@ -173,12 +175,13 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
 
     @Override
     public void progress() {
-        if (inbox.isEmpty()) {
+        if (inbox.isEmpty() && !republishable()) {
             return;
         }
         boolean locked = lockUnlessConfined();
         try {
             drain();
+            settle();
         } finally {
             unlock(locked);
         }
@@ -197,6 +200,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
         ownerLock.lock();
         try {
             drain();
+            settle();
             return lists.unexpected();
         } finally {
             ownerLock.unlock();
@@ -211,7 +215,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
         ownerLock.lock();
         try {
             drain();
-            forgetClaimed();
+            settle();
             return withPublished(lists.posted());
         } finally {
             ownerLock.unlock();
@@ -284,7 +288,10 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
         }
     }
 
-    /** Makes {@code receive} the one senders may claim; it is the only receive posted. Owner lock held. */
+    /**
+     * Makes {@code receive}, the earliest posted receive, the one senders may claim; right after a
+     * drain. Owner lock held.
+     */
     private void publish(R receive) {
         receive.claimIndex = inbox.currentConsumerIndex();
         long claim = (long) CLAIM.getOpaque(receive) | 1;
@@ -304,11 +311,32 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
         return won;
     }
 
-    /** Forgets the published receive if a sender has claimed it; owner lock held. */
-    private void forgetClaimed() {
-        if (published != null && (long) CLAIM.getVolatile(published) != publishedClaim) {
+    /**
+     * Right after a drain (so that the inbox's consumer index is a valid {@link Envelope#claimIndex}):
+     * forgets a published receive that a sender has claimed, and publishes the earliest posted
+     * receive if none is published. It accepts no unexpected message: one it accepts would have
+     * matched it (or an earlier receive) when it was drained. Owner lock held.
+     */
+    private void settle() {
+        if (published != null) {
+            if ((long) CLAIM.getVolatile(published) == publishedClaim) {
+                return;
+            }
             unpublish();
         }
+        R first = lists.takeFirstPosted();
+        if (first != null) {
+            publish(first);
+        }
+    }
+
+    /**
+     * A hint, read without the owner lock, that a sender has claimed the published receive while
+     * others wait behind it: the next should be published (the owner lock then re-checks).
+     */
+    private boolean republishable() {
+        R p = published;
+        return p != null && !lists.noPosted() && (long) CLAIM.getOpaque(p) != publishedClaim;
     }
 
     private void unpublish() {

@@ -13,10 +13,11 @@ import org.mpjlite.smpdev.data.TypeMap;
  *
  * <p>Only one thread of the rank takes from it, the first that sends or receives (the rank's main
  * thread in a program): every other thread allocates, as before. So the taking side needs no
- * atomic but one compare of the calling thread. Received messages come back from any thread onto a
- * lock-free stack (a compare-and-set per message, at most {@link Tunables#RECYCLED_MESSAGES} deep);
- * the taking thread moves the whole stack to its private list with one exchange when that list is
- * empty. No message is taken out of the stack singly, so the stack has no ABA problem.
+ * atomic but one compare of the calling thread. Received messages come back from other threads onto
+ * a lock-free stack (a compare-and-set per message, at most {@link Tunables#RECYCLED_MESSAGES}
+ * deep), or straight to the private list when the user thread itself received them; the user
+ * thread moves the whole stack to its private list with one exchange when that list is empty. No
+ * message is taken out of the stack singly, so the stack has no ABA problem.
  *
  * <p>Memory ordering: the compare-and-set that hands a message back releases every write of the
  * receiving thread to it, and the exchange that takes the stack acquires them.
@@ -63,8 +64,21 @@ final class Recycler {
         return new Message(this, context, source, tag, map, items);
     }
 
-    /** Hands back a received message (any thread); dropped if the stack is full. */
+    /**
+     * Hands back a received message (any thread): to the user thread's own list when that thread
+     * received it (a message to self, or one it moved into a receive it claimed), with no atomic;
+     * else onto the stack. Dropped when the list or the stack is full.
+     */
     void recycle(Message m) {
+        if ((Thread) USER.getOpaque(this) == Thread.currentThread()) {
+            int depth = free == null ? 1 : free.freeDepth + 1;
+            if (depth <= Tunables.RECYCLED_MESSAGES) {
+                m.nextFree = free;
+                m.freeDepth = depth;
+                free = m;
+            }
+            return;
+        }
         for (;;) {
             Message head = (Message) RETURNED.getVolatile(this);
             int depth = head == null ? 1 : head.freeDepth + 1;
