@@ -9,8 +9,8 @@ import java.util.concurrent.locks.LockSupport;
  * arriving, a request completing, the job failing.
  *
  * <p>Protocol (a Dekker handshake): a waiter {@link #add}s itself, then re-checks its condition,
- * then parks; a signaller first makes the condition true (a volatile write, or a queue offer
- * followed by a full fence), then {@link #ring}s. Both sides' operations are sequentially
+ * then parks; a signaller first makes the condition true (a volatile write, or the atomic add of
+ * a queue offer: the lock-free mailbox's inbox), then {@link #ring}s. Both sides' operations are sequentially
  * consistent, so either the signaller sees the waiter and unparks it, or the waiter's re-check sees
  * the condition: no wake-up is lost. {@link java.util.concurrent.locks.LockSupport#unpark} before
  * {@code park} is remembered, so an early ring is not lost either.
