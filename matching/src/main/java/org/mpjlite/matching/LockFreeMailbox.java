@@ -70,7 +70,12 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
     private final ReentrantLock ownerLock = new ReentrantLock();
     private final MatchLists<M, R> lists = new MatchLists<>();
     private final MatchHandler<M, R> handler;
-    /** The receive senders may claim, or null; senders read it, only the owner writes it. */
+    /**
+     * The receive senders may claim if its claim word is odd, or null; senders read it, only the
+     * owner writes it. It keeps pointing at a receive after that one is matched (its claim word is
+     * then even) until the next is published: a reference store into this long-lived object costs
+     * the G1 collector's write barrier a fence, storing the same receive again nothing.
+     */
     @SuppressWarnings("unused")
     private volatile Envelope slot;
     /**
@@ -78,8 +83,12 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
      * thread of the owner, under the lock) until {@link #confineTo}.
      */
     private volatile Thread confined;
-    /** The owner's view of the published receive (owner lock held): the earliest posted receive. */
+    /**
+     * The owner's view of the published receive (owner lock held): while {@link #live}, the
+     * earliest posted receive; kept, stale, after it is matched, for the reason of {@link #slot}.
+     */
     private R published;
+    private boolean live;
     /** The odd claim word {@link #published} was published with. */
     private long publishedClaim;
 
@@ -124,7 +133,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
             M message = lists.takeUnexpected(receive);
             if (message != null) {
                 handler.matched(receive, message);
-            } else if (published == null) {
+            } else if (!live) {
                 publish(receive);
             } else {
                 lists.addPosted(receive);
@@ -165,7 +174,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
             // Drain first: a message already in the inbox that matches this receive wins over the
             // cancel, exactly as if it had been matched before the cancel was called.
             drain();
-            boolean cancelled = receive == published ? claimPublished() : lists.removePosted(receive);
+            boolean cancelled = live && receive == published ? claimPublished() : lists.removePosted(receive);
             settle();
             return cancelled;
         } finally {
@@ -223,9 +232,8 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
     }
 
     private List<R> withPublished(List<R> posted) {
-        R p = published;
-        if (p != null && (long) CLAIM.getVolatile(p) == publishedClaim) {
-            posted.add(0, p);
+        if (live && (long) CLAIM.getVolatile(published) == publishedClaim) {
+            posted.add(0, published);
         }
         return posted;
     }
@@ -271,11 +279,8 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
                 continue;
             }
             R receive = null;
-            if (published != null && published.accepts(message)) {
-                R p = published;
-                if (claimPublished()) {
-                    receive = p;
-                }
+            if (live && published.accepts(message) && claimPublished()) {
+                receive = published;
             }
             if (receive == null) {
                 receive = lists.takePostedFor(message);
@@ -296,9 +301,14 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
         receive.claimIndex = inbox.currentConsumerIndex();
         long claim = (long) CLAIM.getOpaque(receive) | 1;
         CLAIM.setRelease(receive, claim);
-        published = receive;
+        if (published != receive) {
+            published = receive;
+        }
         publishedClaim = claim;
-        SLOT.setRelease(this, receive);
+        live = true;
+        if (SLOT.getOpaque(this) != receive) {
+            SLOT.setRelease(this, receive);
+        }
     }
 
     /**
@@ -306,9 +316,8 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
      * this call won it, false if a sender had claimed it. Either way it is no longer published.
      */
     private boolean claimPublished() {
-        boolean won = CLAIM.compareAndSet(published, publishedClaim, publishedClaim + 1);
-        unpublish();
-        return won;
+        live = false;
+        return CLAIM.compareAndSet(published, publishedClaim, publishedClaim + 1);
     }
 
     /**
@@ -318,11 +327,11 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
      * matched it (or an earlier receive) when it was drained. Owner lock held.
      */
     private void settle() {
-        if (published != null) {
+        if (live) {
             if ((long) CLAIM.getVolatile(published) == publishedClaim) {
                 return;
             }
-            unpublish();
+            live = false;
         }
         R first = lists.takeFirstPosted();
         if (first != null) {
@@ -335,12 +344,6 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
      * others wait behind it: the next should be published (the owner lock then re-checks).
      */
     private boolean republishable() {
-        R p = published;
-        return p != null && !lists.noPosted() && (long) CLAIM.getOpaque(p) != publishedClaim;
-    }
-
-    private void unpublish() {
-        published = null;
-        SLOT.setRelease(this, null);
+        return live && !lists.noPosted() && (long) CLAIM.getOpaque(published) != publishedClaim;
     }
 }

@@ -56,7 +56,6 @@ public abstract class Request extends Envelope implements Condition, Awaited {
         rekey(context, source, tag);
         COMPLETE.set(this, false);
         COPYING.set(this, false);
-        statusType = null;
         cancelled = false;
         errorClass = 0;
         errorMessage = null;
@@ -101,7 +100,9 @@ public abstract class Request extends Envelope implements Condition, Awaited {
         statusSource = source;
         statusTag = tag;
         statusCount = count;
-        statusType = type;
+        if (statusType != type) { // a recycled request is old: an unchanged reference costs no barrier
+            statusType = type;
+        }
         statusBytes = bytes;
         complete = true;
         owner.wake();

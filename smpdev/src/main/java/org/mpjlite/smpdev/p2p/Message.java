@@ -55,27 +55,43 @@ public final class Message extends Envelope {
     /** The trace's flow of this message, handed to its receive; 0 when not traced. */
     long flow;
 
-    Message(Recycler home, int context, int source, int tag, TypeMap map, int items) {
+    Message(Recycler home, int context, int source, int tag, TypeMap map, int items, String call) {
         super(context, source, tag);
         this.home = home;
-        describe(map, items);
+        describe(map, items, call);
     }
 
-    /** Makes a recycled message a new one; the caller owns it. */
-    void reuse(int context, int source, int tag, TypeMap map, int items) {
+    /**
+     * Makes a recycled message a new one; the caller owns it. References are stored only when they
+     * change: a recycled message is an old object, and a reference store into one costs the G1
+     * collector's write barrier a fence, where storing the same value again costs nothing.
+     */
+    void reuse(int context, int source, int tag, TypeMap map, int items, String call) {
         rekey(context, source, tag);
-        describe(map, items);
-        call = null;
+        describe(map, items, call);
         site = null;
         flow = 0;
         dataIndex = 0;
     }
 
-    private void describe(TypeMap map, int items) {
-        this.map = map;
+    private void describe(TypeMap map, int items, String call) {
+        if (this.map != map) {
+            this.map = map;
+            this.type = map.base();
+        }
+        if (this.call != call) {
+            this.call = call;
+        }
         this.items = items;
-        this.type = map.base();
         this.count = Math.toIntExact(map.elements() * items);
+    }
+
+    /** The data are {@code buffer}'s, from element {@code index} (rendezvous, or a claimed receive). */
+    void pointAt(Object buffer, int index) {
+        if (data != buffer) {
+            data = buffer;
+        }
+        dataIndex = index;
     }
 
     /**
@@ -89,8 +105,7 @@ public final class Message extends Envelope {
             inlineType = type;
         }
         Copier.copy(buffer, index, inline, 0, n, type);
-        data = inline;
-        dataIndex = 0;
+        pointAt(inline, 0);
     }
 
     /** The element type, or null when the signature mixes types. */
@@ -137,7 +152,9 @@ public final class Message extends Envelope {
             stash.free();
             stash = null;
         }
-        data = null;
+        if (data != inline) {
+            data = null; // the sender's buffer: not kept alive by a recycled message
+        }
         if (bsendBuffer != null) {
             bsendBuffer.release(bsendBytes);
             bsendBuffer = null;

@@ -67,8 +67,7 @@ public final class PointToPoint {
      */
     public static SendRequest isend(Rank me, Rank dest, int context, int source, int tag, Object buffer, int index,
                                     int items, TypeMap map, SendMode mode, String call, long flow) {
-        Message m = me.endpoint().recycler().message(context, source, tag, map, items);
-        m.call = call;
+        Message m = me.endpoint().recycler().message(context, source, tag, map, items, call);
         m.flow = flow;
         if (me.job().config().check()) {
             m.site = CallSite.here();
@@ -81,8 +80,7 @@ public final class PointToPoint {
         RecvRequest posted = box.matchPosted(m);
         if (posted != null) {
             if (!gathered) {
-                m.data = buffer;
-                m.dataIndex = index;
+                m.pointAt(buffer, index);
             }
             dest.endpoint().transfer().matched(posted, m);
             return me.endpoint().completedSend();
@@ -108,8 +106,7 @@ public final class PointToPoint {
             request = new SendRequest(me, dest, context, tag, items, map, call);
             me.endpoint().sendWaiting(request);
             if (!gathered) {
-                m.data = buffer;
-                m.dataIndex = index;
+                m.pointAt(buffer, index);
             }
             m.sender = request;
         }

@@ -51,13 +51,27 @@ public final class RecvRequest extends Request {
         flow = 0;
     }
 
+    /**
+     * References are stored only when they change (a blocking receive usually reuses the same
+     * buffer): a recycled request is an old object, and a reference store into one costs the G1
+     * collector's write barrier a fence. So a spare request keeps its last buffer until reused.
+     */
     private void aim(Object buffer, int index, int capacity, TypeMap map, String call) {
-        this.buffer = buffer;
+        if (this.buffer != buffer) {
+            this.buffer = buffer;
+        }
+        if (this.map != map) {
+            this.map = map;
+        }
+        if (this.call != call) {
+            this.call = call;
+        }
+        ClassLoader l = map.isObjects() ? Thread.currentThread().getContextClassLoader() : null;
+        if (this.loader != l) {
+            this.loader = l;
+        }
         this.index = index;
         this.capacity = capacity;
-        this.map = map;
-        this.call = call;
-        this.loader = map.isObjects() ? Thread.currentThread().getContextClassLoader() : null;
     }
 
     /**

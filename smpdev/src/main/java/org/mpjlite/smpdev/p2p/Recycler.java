@@ -42,35 +42,58 @@ final class Recycler {
     /** Received messages handed back by any thread, newest first. */
     @SuppressWarnings("unused")
     private volatile Message returned;
-    /** The user thread's own free messages. */
+    /** The user thread's own free messages (beyond {@link #last}). */
     private Message free;
-    /** The user thread's spare receive request. */
+    /**
+     * The message the user thread took last, and whether it is free again: in steady state one
+     * message goes round and round, and a flag saves the reference stores of a list (each a
+     * fence in the G1 collector's write barrier, since a recycled message is an old object).
+     */
+    private Message last;
+    private boolean lastFree;
+    /** The user thread's spare receive request, and whether it is free (as {@link #last}). */
     private RecvRequest spareReceive;
+    private boolean spareFree;
 
     /** A message to send: a recycled one for the user thread when there is one, else a new one. */
-    Message message(int context, int source, int tag, TypeMap map, int items) {
+    Message message(int context, int source, int tag, TypeMap map, int items, String call) {
         if (isUser()) {
-            Message m = free;
-            if (m == null && RETURNED.getOpaque(this) != null) {
-                m = (Message) RETURNED.getAndSet(this, (Message) null);
-            }
-            if (m != null) {
+            Message m;
+            if (lastFree) {
+                lastFree = false;
+                m = last;
+            } else {
+                m = free;
+                if (m == null && RETURNED.getOpaque(this) != null) {
+                    m = (Message) RETURNED.getAndSet(this, (Message) null);
+                }
+                if (m == null) {
+                    m = new Message(this, context, source, tag, map, items, call);
+                    last = m;
+                    return m;
+                }
                 free = m.nextFree;
                 m.nextFree = null;
-                m.reuse(context, source, tag, map, items);
-                return m;
+                last = m;
             }
+            m.reuse(context, source, tag, map, items, call);
+            return m;
         }
-        return new Message(this, context, source, tag, map, items);
+        return new Message(this, context, source, tag, map, items, call);
     }
 
     /**
-     * Hands back a received message (any thread): to the user thread's own list when that thread
-     * received it (a message to self, or one it moved into a receive it claimed), with no atomic;
-     * else onto the stack. Dropped when the list or the stack is full.
+     * Hands back a received message (any thread): the user thread's own message, received by the
+     * user thread itself (a message to self, or one it moved into a receive it claimed), only
+     * sets a flag; another the user thread received goes to its own list, with no atomic; others
+     * onto the stack. Dropped when the list or the stack is full.
      */
     void recycle(Message m) {
         if ((Thread) USER.getOpaque(this) == Thread.currentThread()) {
+            if (m == last) {
+                lastFree = true;
+                return;
+            }
             int depth = free == null ? 1 : free.freeDepth + 1;
             if (depth <= Tunables.RECYCLED_MESSAGES) {
                 m.nextFree = free;
@@ -93,22 +116,27 @@ final class Recycler {
         }
     }
 
-    /** A receive request: the spare for the user thread when there is one, else a new one. */
+    /** A receive request: the spare for the user thread when it is free, else a new one. */
     RecvRequest receive(Rank owner, int context, int source, int tag, Object buffer, int index, int capacity,
                         TypeMap map, String call) {
-        if (spareReceive != null && isUser()) {
-            RecvRequest r = spareReceive;
-            spareReceive = null;
-            r.reuse(context, source, tag, buffer, index, capacity, map, call);
-            return r;
+        if (spareFree && isUser()) {
+            spareFree = false;
+            spareReceive.reuse(context, source, tag, buffer, index, capacity, map, call);
+            return spareReceive;
         }
         return new RecvRequest(owner, context, source, tag, buffer, index, capacity, map, call);
     }
 
-    /** Keeps a completed receive that nothing refers to any more as the user thread's spare. */
+    /**
+     * Keeps a completed receive that nothing refers to any more as the user thread's spare, if that
+     * is not free already. The spare keeps its last buffer until it is reused.
+     */
     void recycle(RecvRequest r) {
-        if (spareReceive == null && isUser()) {
-            spareReceive = r;
+        if (!spareFree && isUser()) {
+            if (spareReceive != r) {
+                spareReceive = r;
+            }
+            spareFree = true;
         }
     }
 
