@@ -76,6 +76,14 @@ public abstract class Envelope {
         return exposed;
     }
 
+    /** Marks a message a mailbox hands to a probe ({@link #isExposed}) and returns it; null passes. */
+    static <M extends Envelope> M exposed(M message) {
+        if (message != null) {
+            message.exposed = true;
+        }
+        return message;
+    }
+
     /**
      * Sets the key of an envelope that is reused for another message or receive. The caller owns
      * it: no mailbox holds it.

@@ -149,7 +149,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
         try {
             drain();
             settle();
-            return LockedMailbox.exposed(lists.peekUnexpected(context, source, tag));
+            return Envelope.exposed(lists.peekUnexpected(context, source, tag));
         } finally {
             unlock(locked);
         }
@@ -161,7 +161,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
         try {
             drain();
             settle();
-            return LockedMailbox.exposed(lists.takeUnexpected(context, source, tag));
+            return Envelope.exposed(lists.takeUnexpected(context, source, tag));
         } finally {
             unlock(locked);
         }

@@ -72,7 +72,7 @@ public final class LockedMailbox<M extends Envelope, R extends Envelope> impleme
     public M probe(int context, int source, int tag) {
         lock.lock();
         try {
-            return exposed(lists.peekUnexpected(context, source, tag));
+            return Envelope.exposed(lists.peekUnexpected(context, source, tag));
         } finally {
             lock.unlock();
         }
@@ -82,7 +82,7 @@ public final class LockedMailbox<M extends Envelope, R extends Envelope> impleme
     public M take(int context, int source, int tag) {
         lock.lock();
         try {
-            return exposed(lists.takeUnexpected(context, source, tag));
+            return Envelope.exposed(lists.takeUnexpected(context, source, tag));
         } finally {
             lock.unlock();
         }
@@ -96,14 +96,6 @@ public final class LockedMailbox<M extends Envelope, R extends Envelope> impleme
         } finally {
             lock.unlock();
         }
-    }
-
-    /** Marks a message handed to a probe ({@link Envelope#isExposed}); null passes. */
-    static <M extends Envelope> M exposed(M message) {
-        if (message != null) {
-            message.exposed = true;
-        }
-        return message;
     }
 
     @Override
