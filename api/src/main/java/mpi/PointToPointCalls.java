@@ -93,16 +93,22 @@ final class PointToPointCalls {
         }
     }
 
-    /** Waits for a blocking receive and returns its status, or throws its error. */
+    /**
+     * Waits for a blocking receive and returns its status, or throws its error. The device request
+     * is then unreachable (a blocking receive never hands it to the program), so it is recycled.
+     */
     static Status received(RecvRequest op, String call, Tracer t) {
         op.await(call);
         if (t != null) {
             t.received(op.flow());
         }
-        if (op.failed()) {
-            throw op.error();
+        RuntimeException error = op.error();
+        Status s = error == null ? Status.of(op) : null;
+        op.recycle();
+        if (error != null) {
+            throw error;
         }
-        return Status.of(op);
+        return s;
     }
 
     /**

@@ -25,6 +25,28 @@ public abstract class Envelope {
     /** Intrusive link, owned by the {@link MatchLists} that currently holds this envelope. */
     Envelope next;
 
+    /**
+     * A receive's claim word in a {@link LockFreeMailbox}: odd while the receive is published for
+     * senders to claim, even otherwise; whoever moves it from the published odd value to the next
+     * even one (a compare-and-set) has matched or cancelled the receive. It only ever grows, so a
+     * receive object that is reused for a later receive can never be claimed with a value read for
+     * an earlier one. Unused by messages.
+     */
+    volatile long claim;
+    /**
+     * The inbox's producer index when a receive was published: a sender may claim it only while
+     * the index still has this value, i.e. while no message has entered the inbox since the owner
+     * last emptied it. Written by the owner before the release of {@link #claim} that publishes it.
+     */
+    long claimIndex;
+    /**
+     * Set by a mailbox when it hands a waiting message to a probe ({@link Mailbox#probe},
+     * {@link Mailbox#take}): the caller keeps a reference after the mailbox lets go of it, so the
+     * message must not be reused once received ({@link #isExposed}). Written and read by threads
+     * that hold the message through the mailbox, which orders them.
+     */
+    boolean exposed;
+
     protected Envelope() {
     }
 
@@ -44,6 +66,33 @@ public abstract class Envelope {
 
     public final int tag() {
         return tag;
+    }
+
+    /**
+     * True if a {@link Mailbox#probe} or {@link Mailbox#take} has returned this message: its caller
+     * may still read it, so it must not be recycled for another message.
+     */
+    public final boolean isExposed() {
+        return exposed;
+    }
+
+    /** Marks a message a mailbox hands to a probe ({@link #isExposed}) and returns it; null passes. */
+    static <M extends Envelope> M exposed(M message) {
+        if (message != null) {
+            message.exposed = true;
+        }
+        return message;
+    }
+
+    /**
+     * Sets the key of an envelope that is reused for another message or receive. The caller owns
+     * it: no mailbox holds it.
+     */
+    protected final void rekey(int context, int source, int tag) {
+        this.context = context;
+        this.source = source;
+        this.tag = tag;
+        this.exposed = false;
     }
 
     /** True when this (a receive pattern) accepts a message with the given concrete key. */

@@ -72,7 +72,7 @@ public final class LockedMailbox<M extends Envelope, R extends Envelope> impleme
     public M probe(int context, int source, int tag) {
         lock.lock();
         try {
-            return lists.peekUnexpected(context, source, tag);
+            return Envelope.exposed(lists.peekUnexpected(context, source, tag));
         } finally {
             lock.unlock();
         }
@@ -82,7 +82,7 @@ public final class LockedMailbox<M extends Envelope, R extends Envelope> impleme
     public M take(int context, int source, int tag) {
         lock.lock();
         try {
-            return lists.takeUnexpected(context, source, tag);
+            return Envelope.exposed(lists.takeUnexpected(context, source, tag));
         } finally {
             lock.unlock();
         }

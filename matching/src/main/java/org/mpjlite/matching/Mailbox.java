@@ -65,9 +65,20 @@ public interface Mailbox<M extends Envelope, R extends Envelope> {
     /** True when {@link #progress} would find something to do (cheap; any thread). */
     boolean hasArrivals();
 
-    /** Snapshot of the unexpected messages, oldest first (diagnostics; owner's threads). */
+    /**
+     * From now on only {@code owner} (the calling thread) calls the owner's methods: a rank at
+     * {@code THREAD_SINGLE} or {@code THREAD_FUNNELED}. A mailbox may then skip the locking that
+     * serializes the owner's threads. Snapshots stay callable from any thread, for reports.
+     */
+    default void confineTo(Thread owner) {
+    }
+
+    /**
+     * Snapshot of the unexpected messages, oldest first (diagnostics: the owner's threads, or for a
+     * report on a parked rank any thread).
+     */
     List<M> unexpectedSnapshot();
 
-    /** Snapshot of the posted receives, oldest first (diagnostics; owner's threads). */
+    /** Snapshot of the posted receives, oldest first (as {@link #unexpectedSnapshot}). */
     List<R> postedSnapshot();
 }

@@ -62,6 +62,21 @@ final class MatchLists<M extends Envelope, R extends Envelope> {
         return null;
     }
 
+    /** Removes and returns the earliest posted receive, or null. */
+    @SuppressWarnings("unchecked")
+    R takeFirstPosted() {
+        Envelope e = postedHead;
+        if (e != null) {
+            unlinkPosted(null, e);
+        }
+        return (R) e;
+    }
+
+    /** True when no receive is posted. */
+    boolean noPosted() {
+        return postedHead == null;
+    }
+
     void addPosted(R receive) {
         receive.next = null;
         if (postedTail == null) {

@@ -10,18 +10,22 @@
  *       the data);</li>
  *   <li>{@link org.mpjlite.matching.LockedMailbox}: one lock per rank; a sender that finds a receive
  *       posted takes it and fills it on its own thread;</li>
- *   <li>{@link org.mpjlite.matching.LockFreeMailbox}: senders offer to a JCTools multi-producer
- *       single-consumer queue and never lock; the owning rank drains and matches;</li>
+ *   <li>{@link org.mpjlite.matching.LockFreeMailbox}: senders never lock: a sender claims the
+ *       published (earliest posted) receive with a compare-and-set and fills it on its own thread,
+ *       or offers to a JCTools multi-producer single-consumer queue that the owning rank drains and
+ *       matches;</li>
  *   <li>{@link org.mpjlite.matching.Envelope}: the matching key with its intrusive list link;
  *       {@code MatchLists}: the posted and unexpected FIFO lists, allocation-free.</li>
  * </ul>
  *
  * <h2>Threads and progress</h2>
- * {@code deliver} is called by any sender's thread; every other method by the owning rank's
- * threads (several at once at {@code MPI_THREAD_MULTIPLE}). Progress guarantees, as each class
+ * {@code deliver} and {@code matchPosted} are called by any sender's thread; every other method by
+ * the owning rank's threads (several at once at {@code MPI_THREAD_MULTIPLE}). Progress guarantees, as each class
  * states them: the locked mailbox is blocking (short critical sections); the lock-free mailbox is
- * lock-free for senders (one atomic add per offer) and blocking only among the owner's own threads.
- * Memory ordering: a lock's release/acquire or the queue's offer/poll publishes an envelope's fields;
- * {@code LockFreeMailbox.deliver} ends with a full fence for the handshake with a parking owner.
+ * lock-free for senders (one atomic add per offer, or one compare-and-set per claim) and blocking
+ * only among the owner's own threads, and not even that once confined to one thread
+ * ({@code Mailbox.confineTo}). Memory ordering: a lock's release/acquire, the queue's offer/poll, or
+ * a claim word's release/acquire publishes an envelope's fields; no full fence (the handshake with a
+ * parking owner rests on the queue's atomic add).
  */
 package org.mpjlite.matching;

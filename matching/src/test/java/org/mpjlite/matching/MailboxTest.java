@@ -15,6 +15,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -156,21 +157,66 @@ class MailboxTest {
 
     @ParameterizedTest
     @MethodSource("mailboxes")
-    void matchPostedHandsTheSenderAPostedReceiveOnlyWhereSendersMaySeeThem(
-            Function<Recorder, Mailbox<Msg, Recv>> factory) {
+    void matchPostedHandsTheSenderAPostedReceiveThatAcceptsIt(Function<Recorder, Mailbox<Msg, Recv>> factory) {
         Recorder rec = new Recorder();
         Mailbox<Msg, Recv> box = factory.apply(rec);
         Recv r = new Recv(0, Envelope.ANY_SOURCE, 4);
         box.post(r);
-        Recv taken = box.matchPosted(new Msg(0, 1, 4, 0));
-        if (box instanceof LockedMailbox) {
-            assertSame(r, taken);
-            assertTrue(box.postedSnapshot().isEmpty());
-        } else {
-            assertNull(taken);
-            assertEquals(List.of(r), box.postedSnapshot());
-        }
         assertNull(box.matchPosted(new Msg(0, 1, 5, 1)));
+        assertSame(r, box.matchPosted(new Msg(0, 1, 4, 0)));
+        assertTrue(box.postedSnapshot().isEmpty());
+        assertFalse(box.cancel(r), "a claimed receive is matched, not cancellable");
+        assertNull(box.matchPosted(new Msg(0, 1, 4, 2)), "a receive is claimed once");
+    }
+
+    /**
+     * A sender must not claim a receive while a message it (or anyone) sent earlier may still be in
+     * the inbox: the earlier message must get the receive. Only the lock-free mailbox has an inbox.
+     */
+    @Test
+    void noClaimPastAMessageStillInTheInbox() {
+        Recorder rec = new Recorder();
+        Mailbox<Msg, Recv> box = new LockFreeMailbox<>(rec);
+        Recv r = new Recv(0, 1, Envelope.ANY_TAG);
+        box.post(r);
+        Msg first = new Msg(0, 1, 7, 0);
+        box.deliver(first);
+        assertNull(box.matchPosted(new Msg(0, 1, 7, 1)), "the second message would overtake the first");
+        box.progress();
+        assertSame(first, r.matched);
+    }
+
+    /**
+     * Only the earliest posted receive is published: a later one waits in order behind it, and is
+     * published when the owner next looks after the first was claimed.
+     */
+    @Test
+    void aSecondReceiveIsNotClaimableAheadOfTheFirst() {
+        Recorder rec = new Recorder();
+        Mailbox<Msg, Recv> box = new LockFreeMailbox<>(rec);
+        Recv first = new Recv(0, 1, 3);
+        Recv second = new Recv(0, Envelope.ANY_SOURCE, Envelope.ANY_TAG);
+        box.post(first);
+        box.post(second);
+        assertEquals(List.of(first, second), box.postedSnapshot());
+        assertNull(box.matchPosted(new Msg(0, 1, 4, 0)), "only the first receive may be claimed");
+        assertSame(first, box.matchPosted(new Msg(0, 1, 3, 1)));
+        assertNull(box.matchPosted(new Msg(0, 1, 3, 2)), "the next is published by the owner, not yet");
+        box.progress();
+        assertSame(second, box.matchPosted(new Msg(0, 1, 3, 2)), "the owner published the next receive");
+        assertTrue(box.postedSnapshot().isEmpty());
+    }
+
+    /** A published receive cancelled before any sender claims it can no longer be claimed. */
+    @Test
+    void aCancelledPublishedReceiveIsNotClaimable() {
+        Recorder rec = new Recorder();
+        Mailbox<Msg, Recv> box = new LockFreeMailbox<>(rec);
+        Recv r = new Recv(0, 1, 3);
+        box.post(r);
+        assertTrue(box.cancel(r));
+        assertNull(box.matchPosted(new Msg(0, 1, 3, 0)));
+        assertTrue(box.postedSnapshot().isEmpty());
     }
 
     /**

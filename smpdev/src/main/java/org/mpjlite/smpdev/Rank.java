@@ -211,6 +211,9 @@ public final class Rank implements Waiter {
             threadLevel = requiredThreadLevel;
             mainThread = me;
             confinedTo = requiredThreadLevel <= THREAD_FUNNELED ? me : null;
+            if (confinedTo != null) {
+                endpoint.mailbox().confineTo(me); // one thread calls MPI: its mailbox needs no owner lock
+            }
             lifecycle = INITIALIZED;
         }
         job.register(this, call);

@@ -47,6 +47,20 @@ public abstract class Request extends Envelope implements Condition, Awaited {
         this.owner = owner;
     }
 
+    /**
+     * Makes a completed request that nobody refers to any more pending again, for another
+     * operation of its owner (the device recycles blocking receives). Plain writes: the new
+     * operation's hand-over to other threads (posting it) publishes them.
+     */
+    protected final void reuse(int context, int source, int tag) {
+        rekey(context, source, tag);
+        COMPLETE.set(this, false);
+        COPYING.set(this, false);
+        cancelled = false;
+        errorClass = 0;
+        errorMessage = null;
+    }
+
     public final Rank owner() {
         return owner;
     }
@@ -86,7 +100,9 @@ public abstract class Request extends Envelope implements Condition, Awaited {
         statusSource = source;
         statusTag = tag;
         statusCount = count;
-        statusType = type;
+        if (statusType != type) { // a recycled request is old: an unchanged reference costs no barrier
+            statusType = type;
+        }
         statusBytes = bytes;
         complete = true;
         owner.wake();
@@ -192,10 +208,14 @@ public abstract class Request extends Envelope implements Condition, Awaited {
     }
 
     private static final VarHandle COUNTED;
+    private static final VarHandle COMPLETE;
+    private static final VarHandle COPYING;
 
     static {
         try {
             COUNTED = MethodHandles.lookup().findVarHandle(Request.class, "counted", int.class);
+            COMPLETE = MethodHandles.lookup().findVarHandle(Request.class, "complete", boolean.class);
+            COPYING = MethodHandles.lookup().findVarHandle(Request.class, "copying", boolean.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }

@@ -43,10 +43,10 @@ public final class Tunables {
     public static final long DEFAULT_STACK_SIZE = 8L << 20;
 
     /**
-     * Eager messages of at most this many bytes carry their copy in a fresh array of their element
-     * type instead of a pooled buffer: allocating a small array is a bump of the thread's allocation
-     * pointer, the receiver follows one reference less (no buffer, storage and byte views), and
-     * nothing is freed. Above all, a one-way stream of pooled messages empties the sender's thread
+     * Eager messages of at most this many bytes carry their copy in an array of their element type
+     * that the message keeps and reuses when it is recycled, instead of a pooled buffer: the
+     * receiver follows one reference less (no buffer, storage and byte views), and nothing is
+     * allocated or freed once the message has been used for that type and size. Above all, a one-way stream of pooled messages empties the sender's thread
      * cache and fills the receiver's (8 buffers per size class), so from the ninth message of a
      * window both sides take the pool's lock: small-message rate was 3-4x lower for that. Larger
      * messages keep the pool: in a ping-pong a pooled buffer bounces between the two thread caches
@@ -54,6 +54,18 @@ public final class Tunables {
      * (docs/PERFORMANCE.md, "Point-to-point, small messages").
      */
     public static final int SMALL_COPY_BYTES = 1024;
+
+    /**
+     * The least size of a message's own copy array (see {@link #SMALL_COPY_BYTES}): one cache line,
+     * so that a recycled message serves every small size of its type without a new array.
+     */
+    public static final int INLINE_ELEMENTS_BYTES = 64;
+
+    /**
+     * Messages a rank keeps for reuse (the free list its receivers hand them back to): enough for
+     * a window of small messages in flight; beyond it a received message is left to the collector.
+     */
+    public static final int RECYCLED_MESSAGES = 64;
 
     /**
      * Copies of at least this many bytes are announced to the waiting sides

@@ -16,8 +16,10 @@ import org.openjdk.jcstress.infra.results.III_Result;
 /**
  * Non-overtaking through the device: rank 0 sends 1 then 2 with the same envelope while rank 1,
  * concurrently, posts two wildcard receives ({@code ANY_SOURCE, ANY_TAG}). Whatever interleaving of
- * sends and posts (each send may find a posted receive, or be kept as unexpected, or wait in the
- * lock-free inbox), the first receive must get 1 and the second 2. The arbiter lets rank 1 match
+ * sends and posts (each send may find a posted receive, claim the lock-free mailbox's published
+ * receive, be kept as unexpected, or wait in the lock-free inbox: the second send may try to claim
+ * the first receive while the first message waits in the inbox, published between the receiver's
+ * drain and the first message's arrival), the first receive must get 1 and the second 2. The arbiter lets rank 1 match
  * what arrived and reports (first, second, messages or receives left over).
  *
  * <p>Only {@code 1, 2, 0} is acceptable: MPI promises it for every interleaving. {@code 2, 1} is

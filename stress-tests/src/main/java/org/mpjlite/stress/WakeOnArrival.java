@@ -21,6 +21,12 @@ import org.openjdk.jcstress.annotations.State;
  * waiter registers on the doorbell, between its registration and its re-check, or after it parked, the
  * waiter must return.
  *
+ * <p>Two ways in: the message claims the posted receive and completes it on the sender's thread (a
+ * volatile write, then the ring); or, in the {@code Inbox} variants, where an earlier receive that
+ * the message does not match is posted first (the only one senders may claim), it enters the
+ * lock-free inbox and rank 1's threads match it (the producer index's atomic add, then the ring:
+ * no fence in between).
+ *
  * <p>{@code TERMINATED} is the only acceptable outcome; {@code STALE} (still parked after the message
  * arrived, in the ping-pong or at the end) is a lost wake-up: FORBIDDEN.
  */
@@ -33,8 +39,11 @@ public abstract class WakeOnArrival {
     private final Job job;
     private final RecvRequest recv;
 
-    WakeOnArrival(MatchingKind matching) {
+    WakeOnArrival(MatchingKind matching, boolean throughInbox) {
         job = Device.job(matching, 2, Tunables.DEFAULT_EAGER_THRESHOLD, WaitMode.PARK);
+        if (throughInbox) {
+            Device.recv(job, 1, 0, TAG + 1, new int[1]);
+        }
         recv = Device.recv(job, 1, 0, TAG, new int[1]);
     }
 
@@ -53,7 +62,7 @@ public abstract class WakeOnArrival {
     @State
     public static class Locked extends WakeOnArrival {
         public Locked() {
-            super(MatchingKind.LOCKED);
+            super(MatchingKind.LOCKED, false);
         }
 
         @Actor
@@ -72,7 +81,26 @@ public abstract class WakeOnArrival {
     @State
     public static class LockFree extends WakeOnArrival {
         public LockFree() {
-            super(MatchingKind.LOCK_FREE);
+            super(MatchingKind.LOCK_FREE, false);
+        }
+
+        @Actor
+        public void waiter() {
+            await();
+        }
+
+        @Signal
+        public void sender() {
+            send();
+        }
+    }
+
+    /** With {@link MatchingKind#LOCK_FREE} mailboxes, the message through the inbox. */
+    @JCStressTest(Mode.Termination)
+    @State
+    public static class LockFreeInbox extends WakeOnArrival {
+        public LockFreeInbox() {
+            super(MatchingKind.LOCK_FREE, true);
         }
 
         @Actor

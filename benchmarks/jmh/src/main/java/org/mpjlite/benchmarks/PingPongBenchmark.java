@@ -31,14 +31,18 @@ import org.openjdk.jmh.annotations.Warmup;
  * threshold is 16 KB). The score is half a round trip.
  *
  * <p>JMH's thread is rank 0: it posts the receive for the reply, sends, and waits for both. Rank 1
- * is an echo thread started for the trial that sends back every message it receives. JMH ends an
+ * is an echo thread started for the trial that sends back every message it receives. Each rank's
+ * mailbox is confined to its one thread, as {@code Init} confines it at {@code THREAD_SINGLE}. JMH ends an
  * iteration only between round trips, so the echo thread is never left waiting on a reply.
  *
- * <p>With the locked mailbox a sender that finds the receive already posted copies straight into
- * it, whatever the size; the echo thread usually has its receive posted, so the protocol only shows
- * when the reply arrives before rank 0 posts (rare, since rank 0 posts first). With the lock-free
- * mailbox the receiver matches and copies: eager messages cost a copy into a pooled buffer and one
- * out of it, rendezvous messages one copy.
+ * <p>With either mailbox a sender that finds the receive already posted copies straight into it,
+ * whatever the size (the lock-free mailbox lets a sender claim the one receive posted while nothing
+ * else waits in its inbox); rank 0 posts the reply's receive before it sends, so the reply always
+ * takes that path, and the ping does whenever the echo thread has posted its next receive in time.
+ * Otherwise eager messages cost a copy into the message and one out of it, rendezvous messages one
+ * copy. Each completed receive is recycled ({@link RecvRequest#recycle}), as the API's blocking
+ * receive does, so {@code -prof gc} shows what the device path allocates per message: nothing in
+ * steady state.
  *
  * <p>What the OSU ping-pongs ({@code OSULatency}, {@code PingPongVsArraycopy}) do not measure: the
  * device alone, without the MPI API's argument checks and dialect layer, under JMH's control of
@@ -75,6 +79,7 @@ public class PingPongBenchmark {
         peer = job.rank(1);
         sendBuffer = new byte[size];
         recvBuffer = new byte[size];
+        me.endpoint().mailbox().confineTo(Thread.currentThread());
         echo = new Thread(this::echo, "echo-rank-1");
         echo.setDaemon(true);
         echo.start();
@@ -82,14 +87,18 @@ public class PingPongBenchmark {
 
     /** Rank 1: sends every message back to rank 0 until it receives the stop message. */
     private void echo() {
+        peer.endpoint().mailbox().confineTo(Thread.currentThread());
         byte[] buffer = new byte[size];
         for (;;) {
             RecvRequest r = PointToPoint.irecv(peer, CONTEXT, 0, Envelope.ANY_TAG, buffer, 0, size, BasicType.BYTE, CALL);
             r.await(CALL);
-            if (r.statusTag() == STOP) {
+            int tag = r.statusTag();
+            int count = r.statusCount();
+            r.recycle();
+            if (tag == STOP) {
                 return;
             }
-            PointToPoint.isend(peer, me, CONTEXT, 1, PING, buffer, 0, r.statusCount(), BasicType.BYTE,
+            PointToPoint.isend(peer, me, CONTEXT, 1, PING, buffer, 0, count, BasicType.BYTE,
                 SendMode.STANDARD, CALL).await(CALL);
         }
     }
@@ -109,5 +118,6 @@ public class PingPongBenchmark {
         PointToPoint.isend(me, peer, CONTEXT, 0, PING, sendBuffer, 0, size, BasicType.BYTE, SendMode.STANDARD, CALL)
             .await(CALL);
         reply.await(CALL);
+        reply.recycle();
     }
 }

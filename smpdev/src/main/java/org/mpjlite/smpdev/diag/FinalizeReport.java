@@ -60,7 +60,7 @@ public final class FinalizeReport {
                 }
                 clauses.add(c.toString());
             }
-            List<SendRequest> unsent = pendingSends(rank);
+            List<SendRequest> unsent = rank.endpoint().waitingSendsSnapshot();
             if (!unsent.isEmpty()) {
                 StringBuilder c = new StringBuilder(count(unsent.size(), "send")).append(" nobody received:");
                 for (SendRequest s : unsent) {
@@ -93,28 +93,6 @@ public final class FinalizeReport {
                 + " complete them with Wait or Test first)");
         }
         job.config().warnings().accept(report);
-    }
-
-    /**
-     * Rendezvous and synchronous sends of {@code rank} still queued at their destinations, or taken
-     * there by a matched probe and not received.
-     */
-    private static List<SendRequest> pendingSends(Rank rank) {
-        List<SendRequest> out = new ArrayList<>();
-        if (!rank.endpoint().hasWaitingSends()) {
-            return out;
-        }
-        for (Rank r : rank.job().ranks()) {
-            List<Message> waiting = r.endpoint().mailbox().unexpectedSnapshot();
-            waiting.addAll(r.endpoint().probedSnapshot());
-            for (Message m : waiting) {
-                SendRequest s = m.sender(); // read once: a receive may match the message meanwhile
-                if (s != null && s.owner() == rank) {
-                    out.add(s);
-                }
-            }
-        }
-        return out;
     }
 
     private static String count(int n, String noun) {

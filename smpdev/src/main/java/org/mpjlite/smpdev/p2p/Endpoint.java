@@ -15,8 +15,8 @@ import org.mpjlite.smpdev.error.Errors;
 /**
  * A rank's end of point-to-point communication: the mailbox where messages to it are matched
  * against its receives, the messages its matched probes took and it has not received yet, the
- * buffer it attached for buffered sends, and the shared complete send request of its eager and
- * buffered sends.
+ * buffer it attached for buffered sends, the shared complete send request of its eager and
+ * buffered sends, and the {@link Recycler} of its messages and blocking receives.
  *
  * <p>Thread safety: the mailbox is thread-safe (any rank delivers, the owner's threads post and
  * progress); attach and detach are compare-and-sets, so of two threads attaching at once exactly
@@ -27,13 +27,16 @@ public final class Endpoint {
     private final Transfer transfer;
     private final Mailbox<Message, RecvRequest> mailbox;
     private final SendRequest completedSend;
+    private final Recycler recycler = new Recycler();
     private final AtomicReference<BsendBuffer> bsendBuffer = new AtomicReference<>();
     /**
      * This rank's sends that wait for their receiver (rendezvous, synchronous) and have not been
-     * received yet: Finalize looks for them at their destinations only when there are any, instead
-     * of reading every rank's mailbox (which made Finalize of p ranks cost p^2).
+     * received yet, in the order they were started: Finalize reports them from here instead of
+     * reading every rank's mailbox (which made Finalize of p ranks cost p^2, and a mailbox confined
+     * to its own rank's thread is not to be read by another). Synchronized: the sender adds, the
+     * receiving thread removes; only sends that wait pay for it.
      */
-    private final java.util.concurrent.atomic.AtomicInteger waitingSends = new java.util.concurrent.atomic.AtomicInteger();
+    private final Set<SendRequest> waitingSends = java.util.Collections.synchronizedSet(new java.util.LinkedHashSet<>());
     /**
      * Messages a matched probe took out of the mailbox and no matched receive has received yet,
      * for the Finalize report: they are in no mailbox list any more. A concurrent set: any thread
@@ -60,6 +63,11 @@ public final class Endpoint {
         return transfer;
     }
 
+    /** Where this rank's messages and blocking receives are reused from. */
+    Recycler recycler() {
+        return recycler;
+    }
+
     /** A matched probe took {@code m}: it waits for its matched receive. */
     void probed(Message m) {
         probed.add(m);
@@ -81,17 +89,19 @@ public final class Endpoint {
     }
 
     /** A send of this rank now waits for its receiver; {@link #sendReceived} follows once received. */
-    void sendWaiting() {
-        waitingSends.incrementAndGet();
+    void sendWaiting(SendRequest s) {
+        waitingSends.add(s);
     }
 
-    void sendReceived() {
-        waitingSends.decrementAndGet();
+    void sendReceived(SendRequest s) {
+        waitingSends.remove(s);
     }
 
-    /** Whether a send of this rank waits for its receiver (a snapshot). */
-    public boolean hasWaitingSends() {
-        return waitingSends.get() != 0;
+    /** The sends of this rank that wait for their receivers, oldest first (a snapshot, for reports). */
+    public List<SendRequest> waitingSendsSnapshot() {
+        synchronized (waitingSends) {
+            return new ArrayList<>(waitingSends);
+        }
     }
 
     /** MPI_Buffer_attach: {@code userBuffer} is handed back by detach. */

@@ -3,6 +3,7 @@ package org.mpjlite.smpdev.p2p;
 import org.mpjlite.matching.Envelope;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.JobConfig;
+import org.mpjlite.smpdev.Tunables;
 import org.mpjlite.smpdev.data.BasicType;
 import org.mpjlite.smpdev.data.Copier;
 import org.mpjlite.smpdev.data.ElementSource;
@@ -12,20 +13,36 @@ import org.mpjlite.smpdev.diag.CallSite;
 
 /**
  * A message on its way to a receive: its envelope, its element type and count, and where its data
- * is. Eager and buffered messages carry their own copy ({@link #stash}); rendezvous messages point
- * at the sender's buffer ({@link #data}) and at the send request to complete once it is copied.
+ * is. Small eager messages carry their copy in an array of their own that the message keeps
+ * ({@link #inlineCopy}); larger eager and buffered messages carry a pooled copy ({@link #stash});
+ * rendezvous messages point at the sender's buffer ({@link #data}) and at the send request to
+ * complete once it is copied.
+ *
+ * <p>Messages are recycled: once received ({@link #consumed}), a message goes back to its
+ * sending rank's {@link Recycler}, with its array, unless a probe handed it out
+ * ({@link #isExposed}), since the prober may still read it.
  *
  * <p>Written by the sender before it is handed to a mailbox (which publishes it), read by the one
- * thread that matches it.
+ * thread that matches it, which then hands it back to the recycler (whose atomic hand-over orders
+ * that thread's last use before the next sender's first).
  */
 public final class Message extends Envelope {
     /** The sender's datatype and item count: the message's signature. */
-    final TypeMap map;
-    final int items;
+    TypeMap map;
+    int items;
     /** The element type when the signature has one, else null. */
-    final BasicType type;
+    BasicType type;
     /** Elements of the signature. */
-    final int count;
+    int count;
+    /** Where the message goes back once received. */
+    private final Recycler home;
+    /** The array small eager copies are made in, kept across uses; null until the first. */
+    private Object inline;
+    private BasicType inlineType;
+    private int inlineLength;
+    /** The next message in a recycler's free list, and the length of that list from here. */
+    Message nextFree;
+    int freeDepth;
     mpjbuf.Buffer stash;
     Object data;
     int dataIndex;
@@ -38,12 +55,57 @@ public final class Message extends Envelope {
     /** The trace's flow of this message, handed to its receive; 0 when not traced. */
     long flow;
 
-    Message(int context, int source, int tag, TypeMap map, int items) {
+    Message(Recycler home, int context, int source, int tag, TypeMap map, int items, String call) {
         super(context, source, tag);
-        this.map = map;
+        this.home = home;
+        describe(map, items, call);
+    }
+
+    /**
+     * Makes a recycled message a new one; the caller owns it. References are stored only when they
+     * change: a recycled message is an old object, and a reference store into one costs the G1
+     * collector's write barrier a fence, where storing the same value again costs nothing.
+     */
+    void reuse(int context, int source, int tag, TypeMap map, int items, String call) {
+        rekey(context, source, tag);
+        describe(map, items, call);
+        site = null;
+        flow = 0;
+        dataIndex = 0;
+    }
+
+    private void describe(TypeMap map, int items, String call) {
+        if (this.map != map) {
+            this.map = map;
+            this.type = map.base();
+        }
+        if (this.call != call) {
+            this.call = call;
+        }
         this.items = items;
-        this.type = map.base();
         this.count = Math.toIntExact(map.elements() * items);
+    }
+
+    /** The data are {@code buffer}'s, from element {@code index} (rendezvous, or a claimed receive). */
+    void pointAt(Object buffer, int index) {
+        if (data != buffer) {
+            data = buffer;
+        }
+        dataIndex = index;
+    }
+
+    /**
+     * Carries a copy of {@code n} elements from {@code index} of the sender's array or NIO buffer,
+     * in the message's own array (allocated once per element type and size class, then reused).
+     */
+    void inlineCopy(Object buffer, int index, int n) {
+        if (inlineType != type || inlineLength < n) {
+            inlineLength = Math.max(n, Tunables.INLINE_ELEMENTS_BYTES / type.size());
+            inline = type.newArray(inlineLength);
+            inlineType = type;
+        }
+        Copier.copy(buffer, index, inline, 0, n, type);
+        pointAt(inline, 0);
     }
 
     /** The element type, or null when the signature mixes types. */
@@ -90,15 +152,21 @@ public final class Message extends Envelope {
             stash.free();
             stash = null;
         }
-        data = null;
+        if (data != inline) {
+            data = null; // the sender's buffer: not kept alive by a recycled message
+        }
         if (bsendBuffer != null) {
             bsendBuffer.release(bsendBytes);
             bsendBuffer = null;
         }
         if (sender != null) {
-            sender.owner().endpoint().sendReceived();
-            sender.complete(ANY_SOURCE, ANY_TAG, count, type, bytes());
+            SendRequest s = sender;
             sender = null;
+            s.owner().endpoint().sendReceived(s);
+            s.complete(ANY_SOURCE, ANY_TAG, count, type, bytes());
+        }
+        if (!isExposed()) {
+            home.recycle(this);
         }
     }
 

@@ -5,7 +5,6 @@ import org.mpjlite.smpdev.Rank;
 import org.mpjlite.smpdev.Request;
 import org.mpjlite.smpdev.Tunables;
 import org.mpjlite.smpdev.data.BasicType;
-import org.mpjlite.smpdev.data.Copier;
 import org.mpjlite.smpdev.data.Packing;
 import org.mpjlite.smpdev.data.Stash;
 import org.mpjlite.smpdev.data.TypeMap;
@@ -15,15 +14,20 @@ import org.mpjlite.smpdev.diag.CallSite;
  * The message path of the device: send protocols and receive posting, between ranks of one job.
  *
  * <p>A send first asks the destination's mailbox for a receive that is already posted: if there is
- * one (locked mailbox), the data moves straight from the sender's buffer into the receiver's, one
- * copy, whatever the size and mode. Otherwise the protocol decides:
+ * one (the locked mailbox's list, or the lock-free mailbox's published receive), the data moves
+ * straight from the sender's buffer into the receiver's, one copy, whatever the size and mode.
+ * Otherwise the protocol decides:
  * <ul>
- *   <li>eager (standard or ready mode, at most the eager threshold): the data is copied into a pooled
- *       buffer and the send completes at once;</li>
+ *   <li>eager (standard or ready mode, at most the eager threshold): the data is copied into the
+ *       message's own reused array (up to {@link Tunables#SMALL_COPY_BYTES}) or a pooled buffer, and
+ *       the send completes at once;</li>
  *   <li>buffered: the same, charged against the buffer attached with {@code Buffer_attach};</li>
  *   <li>rendezvous (larger messages, and every synchronous send): the message points at the
  *       sender's buffer; the receiver copies once, straight from it, and completes the send.</li>
  * </ul>
+ *
+ * <p>Messages and the requests of blocking receives are recycled per rank ({@link Recycler}), so a
+ * small message allocates nothing in steady state.
  *
  * <p>Arguments are validated by the API layer; ranks here are world ranks for routing, and envelope
  * sources are ranks within the communicator. Stateless; thread-safe.
@@ -63,8 +67,7 @@ public final class PointToPoint {
      */
     public static SendRequest isend(Rank me, Rank dest, int context, int source, int tag, Object buffer, int index,
                                     int items, TypeMap map, SendMode mode, String call, long flow) {
-        Message m = new Message(context, source, tag, map, items);
-        m.call = call;
+        Message m = me.endpoint().recycler().message(context, source, tag, map, items, call);
         m.flow = flow;
         if (me.job().config().check()) {
             m.site = CallSite.here();
@@ -77,8 +80,7 @@ public final class PointToPoint {
         RecvRequest posted = box.matchPosted(m);
         if (posted != null) {
             if (!gathered) {
-                m.data = buffer;
-                m.dataIndex = index;
+                m.pointAt(buffer, index);
             }
             dest.endpoint().transfer().matched(posted, m);
             return me.endpoint().completedSend();
@@ -95,30 +97,22 @@ public final class PointToPoint {
             request = me.endpoint().completedSend();
         } else if (mode != SendMode.SYNCHRONOUS && bytes <= me.job().config().eagerThreshold()) {
             if (!gathered && bytes <= Tunables.SMALL_COPY_BYTES) {
-                m.data = copyOf(buffer, index, m.count, m.type); // dataIndex 0
+                m.inlineCopy(buffer, index, m.count);
             } else if (!gathered) {
                 m.stash = Stash.fill(me.job().buffers(), buffer, index, m.count, m.type);
             }
             request = me.endpoint().completedSend();
         } else {
             request = new SendRequest(me, dest, context, tag, items, map, call);
-            me.endpoint().sendWaiting();
+            me.endpoint().sendWaiting(request);
             if (!gathered) {
-                m.data = buffer;
-                m.dataIndex = index;
+                m.pointAt(buffer, index);
             }
             m.sender = request;
         }
         box.deliver(m);
         dest.doorbell().ring();
         return request;
-    }
-
-    /** A copy of {@code n} elements from {@code index} of an array or NIO buffer, as an array of the type. */
-    private static Object copyOf(Object buffer, int index, int n, BasicType type) {
-        Object copy = type.newArray(n);
-        Copier.copy(buffer, index, copy, 0, n, type);
-        return copy;
     }
 
     /** Posts a receive of {@code capacity} elements of a basic type; it may be complete on return. */
@@ -143,7 +137,7 @@ public final class PointToPoint {
      */
     public static RecvRequest irecv(Rank me, int context, int source, int tag, Object buffer, int index,
                                     int capacity, TypeMap map, String call, boolean bytesAsMemory) {
-        RecvRequest r = new RecvRequest(me, context, source, tag, buffer, index, capacity, map, call);
+        RecvRequest r = me.endpoint().recycler().receive(me, context, source, tag, buffer, index, capacity, map, call);
         r.bytesAsMemory = bytesAsMemory;
         if (me.job().config().check()) {
             r.site = CallSite.here();

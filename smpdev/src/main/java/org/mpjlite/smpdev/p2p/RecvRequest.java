@@ -9,15 +9,18 @@ import org.mpjlite.smpdev.data.TypeMap;
 /**
  * A receive: a pattern (context, source or {@code ANY_SOURCE}, tag or {@code ANY_TAG}) and the user
  * buffer the matched message is copied into.
+ *
+ * <p>A blocking receive's request is reused ({@link #recycle}) once complete: the fields below are
+ * written by the receiving thread before the request is posted, which publishes them.
  */
 public final class RecvRequest extends Request {
-    final Object buffer;
+    Object buffer;
     /** Offset in the buffer, in units of {@link TypeMap#unit()}. */
-    final int index;
+    int index;
     /** Items of {@link #map} the buffer takes. */
-    final int capacity;
-    final TypeMap map;
-    final String call;
+    int capacity;
+    TypeMap map;
+    String call;
     /** The user's line of the receive, taken under {@link JobConfig#check()} only; else null. */
     StackTraceElement site;
     /**
@@ -26,7 +29,7 @@ public final class RecvRequest extends Request {
      */
     boolean bytesAsMemory;
     /** Where the classes of received objects resolve: the receiving thread's context loader when posted. */
-    final ClassLoader loader;
+    ClassLoader loader;
     /**
      * The trace flow of the message received, 0 if none: written by the matching thread before the
      * request's completion (a volatile write) publishes it.
@@ -36,12 +39,48 @@ public final class RecvRequest extends Request {
     RecvRequest(Rank owner, int context, int source, int tag, Object buffer, int index, int capacity,
                 TypeMap map, String call) {
         super(owner, context, source, tag);
-        this.buffer = buffer;
+        aim(buffer, index, capacity, map, call);
+    }
+
+    /** Makes a completed, recycled request a new receive; the caller owns it. */
+    void reuse(int context, int source, int tag, Object buffer, int index, int capacity, TypeMap map, String call) {
+        reuse(context, source, tag);
+        aim(buffer, index, capacity, map, call);
+        site = null;
+        bytesAsMemory = false;
+        flow = 0;
+    }
+
+    /**
+     * References are stored only when they change (a blocking receive usually reuses the same
+     * buffer): a recycled request is an old object, and a reference store into one costs the G1
+     * collector's write barrier a fence. So a spare request keeps its last buffer until reused.
+     */
+    private void aim(Object buffer, int index, int capacity, TypeMap map, String call) {
+        if (this.buffer != buffer) {
+            this.buffer = buffer;
+        }
+        if (this.map != map) {
+            this.map = map;
+        }
+        if (this.call != call) {
+            this.call = call;
+        }
+        ClassLoader l = map.isObjects() ? Thread.currentThread().getContextClassLoader() : null;
+        if (this.loader != l) {
+            this.loader = l;
+        }
         this.index = index;
         this.capacity = capacity;
-        this.map = map;
-        this.call = call;
-        this.loader = map.isObjects() ? Thread.currentThread().getContextClassLoader() : null;
+    }
+
+    /**
+     * Hands this completed receive back for reuse by a later receive of its rank. Only for a
+     * request nobody else can reach any more, i.e. a blocking receive whose status has been read:
+     * never one handed to the program (a non-blocking receive), which may still be queried.
+     */
+    public void recycle() {
+        owner.endpoint().recycler().recycle(this);
     }
 
     /** The trace flow of the message this receive got (read after completion); 0 if none. */

@@ -9,18 +9,25 @@ import java.util.concurrent.locks.LockSupport;
  * arriving, a request completing, the job failing.
  *
  * <p>Protocol (a Dekker handshake): a waiter {@link #add}s itself, then re-checks its condition,
- * then parks; a signaller first makes the condition true (a volatile write, or a queue offer
- * followed by a full fence), then {@link #ring}s. Both sides' operations are sequentially
+ * then parks; a signaller first makes the condition true (a volatile write, or the atomic add of
+ * a queue offer: the lock-free mailbox's inbox), then {@link #ring}s. Both sides' operations are sequentially
  * consistent, so either the signaller sees the waiter and unparks it, or the waiter's re-check sees
  * the condition: no wake-up is lost. {@link java.util.concurrent.locks.LockSupport#unpark} before
  * {@code park} is remembered, so an early ring is not lost either.
  *
  * <p>Thread safety: lock-free. The parked set is a copy-on-write array behind an
- * {@link AtomicReference}: waiters (rare, slow path) pay a CAS; a ring with nobody parked (the common
- * case) costs one volatile read.
+ * {@link AtomicReference}: waiters (rare, slow path) pay a CAS, and a lone waiter no allocation; a
+ * ring with nobody parked (the common case) costs one volatile read.
  */
 public final class Doorbell {
     private static final Thread[] NONE = new Thread[0];
+    /**
+     * Each thread's one-element parked set, reused for the common case of one waiter, so that a
+     * wait that parks allocates nothing. Never changed once made; a signaller that still holds it
+     * after its thread has left may unpark that thread once more, which a park tolerates.
+     */
+    private static final ThreadLocal<Thread[]> ALONE =
+        ThreadLocal.withInitial(() -> new Thread[] {Thread.currentThread()});
 
     private final AtomicReference<Thread[]> parked = new AtomicReference<>(NONE);
 
@@ -36,8 +43,13 @@ public final class Doorbell {
     public void add(Thread t) {
         for (;;) {
             Thread[] cur = parked.get();
-            Thread[] next = Arrays.copyOf(cur, cur.length + 1);
-            next[cur.length] = t;
+            Thread[] next;
+            if (cur.length == 0 && t == Thread.currentThread()) {
+                next = ALONE.get();
+            } else {
+                next = Arrays.copyOf(cur, cur.length + 1);
+                next[cur.length] = t;
+            }
             if (parked.compareAndSet(cur, next)) {
                 return;
             }
