@@ -76,22 +76,21 @@ public final class Info implements Freeable, Cloneable {
 
     /**
      * Remembers what {@code MPI.Init} of {@code rank} was given, for {@code INFO_ENV}: the class that
-     * called it and the program's arguments. Public for {@code MPI} (see {@link #nullInfo}).
+     * called it and the program's arguments.
      */
-    public static void recordInit(Rank rank, Class<?> caller, String[] args) {
+    static void recordInit(Rank rank, Class<?> caller, String[] args) {
         String argv = args == null ? "" : String.join(" ", args);
         rank.job().shared(new InitKey(rank.id()), k -> new InitRecord(caller == null ? "" : caller.getName(), argv));
     }
 
     /**
-     * The class of the calling thread's first frame outside {@code callee} (the class that called
-     * it), or null. For the runtime: public because each rank's {@code MPI} class, which calls it,
-     * is defined by the rank's loader, in a run-time package of its own.
+     * The class of the calling thread's first frame outside {@code callee} and {@code helper} (the
+     * class that called them), or null.
      */
-    public static Class<?> callerOutside(Class<?> callee) {
+    static Class<?> callerOutside(Class<?> callee, Class<?> helper) {
         return StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE)
             .walk(frames -> frames.map(StackWalker.StackFrame::getDeclaringClass)
-                .filter(c -> c != callee && c != Info.class).findFirst().orElse(null));
+                .filter(c -> c != callee && c != helper && c != Info.class).findFirst().orElse(null));
     }
 
     /** Sets {@code key} to {@code value} (MPI_Info_set), replacing its value if it is set. */

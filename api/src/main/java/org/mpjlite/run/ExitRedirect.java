@@ -1,10 +1,8 @@
 package org.mpjlite.run;
 
 import java.io.ByteArrayOutputStream;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -21,12 +19,6 @@ import java.util.List;
  * <p>Stateless; thread-safe.
  */
 final class ExitRedirect {
-    private static final int UTF8 = 1;
-    private static final int LONG = 5;
-    private static final int DOUBLE = 6;
-    private static final int CLASS = 7;
-    private static final int METHODREF = 10;
-    private static final int NAME_AND_TYPE = 12;
     private static final byte[] TARGET = RankExit.class.getName().replace('.', '/').getBytes(StandardCharsets.UTF_8);
 
     private ExitRedirect() {
@@ -38,46 +30,32 @@ final class ExitRedirect {
      */
     static byte[] transform(byte[] classFile) {
         try {
-            return redirect(classFile);
+            return redirect(new ClassFilePool(classFile));
         } catch (RuntimeException malformed) {
             return classFile;
         }
     }
 
-    private static byte[] redirect(byte[] b) {
-        ByteBuffer in = ByteBuffer.wrap(b);
-        if (in.getInt(0) != 0xCAFEBABE) {
-            return b;
-        }
-        int count = in.getChar(8);
-        int[] offsets = new int[count];
-        int pos = 10;
-        for (int i = 1; i < count; i++) {
-            offsets[i] = pos;
-            int tag = b[pos] & 0xFF;
-            pos += entrySize(in, pos, tag);
-            if (tag == LONG || tag == DOUBLE) {
-                i++;
-            }
-        }
-        int poolEnd = pos;
+    private static byte[] redirect(ClassFilePool pool) {
+        byte[] b = pool.bytes;
         List<Integer> exitRefs = new ArrayList<>();
-        for (int i = 1; i < count; i++) {
-            int at = offsets[i];
-            if (at != 0 && b[at] == METHODREF && isSystemExit(b, in, offsets, in.getChar(at + 1), in.getChar(at + 3))) {
-                exitRefs.add(at);
+        for (int i = 1; i < pool.count; i++) {
+            if (pool.tag(i) == ClassFilePool.METHODREF && isSystemExit(pool, pool.ref(i, 0), pool.ref(i, 1))) {
+                exitRefs.add(pool.offset(i));
             }
         }
         if (exitRefs.isEmpty()) {
             return b;
         }
+        int count = pool.count;
+        int poolEnd = pool.end;
         ByteArrayOutputStream out = new ByteArrayOutputStream(b.length + TARGET.length + 6);
         out.write(b, 0, poolEnd);
-        out.write(UTF8);
+        out.write(ClassFilePool.UTF8);
         out.write(TARGET.length >> 8);
         out.write(TARGET.length);
         out.write(TARGET, 0, TARGET.length);
-        out.write(CLASS);
+        out.write(ClassFilePool.CLASS);
         out.write(count >> 8);
         out.write(count);
         out.write(b, poolEnd, b.length - poolEnd);
@@ -93,37 +71,10 @@ final class ExitRedirect {
         return result;
     }
 
-    private static int entrySize(ByteBuffer in, int pos, int tag) {
-        switch (tag) {
-            case UTF8:
-                return 3 + in.getChar(pos + 1);
-            case 3: case 4: case 9: case METHODREF: case 11: case NAME_AND_TYPE: case 17: case 18:
-                return 5;
-            case LONG: case DOUBLE:
-                return 9;
-            case CLASS: case 8: case 16: case 19: case 20:
-                return 3;
-            case 15:
-                return 4;
-            default:
-                throw new IllegalArgumentException("unknown constant pool tag " + tag);
-        }
-    }
-
-    private static boolean isSystemExit(byte[] b, ByteBuffer in, int[] offsets, int classIndex, int natIndex) {
-        int cls = offsets[classIndex];
-        int nat = offsets[natIndex];
-        return b[cls] == CLASS && b[nat] == NAME_AND_TYPE
-            && utf8Is(b, in, offsets[in.getChar(cls + 1)], "java/lang/System")
-            && utf8Is(b, in, offsets[in.getChar(nat + 1)], "exit")
-            && utf8Is(b, in, offsets[in.getChar(nat + 3)], "(I)V");
-    }
-
-    private static boolean utf8Is(byte[] b, ByteBuffer in, int at, String ascii) {
-        if (b[at] != UTF8 || in.getChar(at + 1) != ascii.length()) {
-            return false;
-        }
-        byte[] expected = ascii.getBytes(StandardCharsets.US_ASCII);
-        return Arrays.equals(b, at + 3, at + 3 + expected.length, expected, 0, expected.length);
+    private static boolean isSystemExit(ClassFilePool pool, int classIndex, int natIndex) {
+        return pool.tag(classIndex) == ClassFilePool.CLASS && pool.tag(natIndex) == ClassFilePool.NAME_AND_TYPE
+            && pool.utf8Is(pool.ref(classIndex, 0), "java/lang/System")
+            && pool.utf8Is(pool.ref(natIndex, 0), "exit")
+            && pool.utf8Is(pool.ref(natIndex, 1), "(I)V");
     }
 }

@@ -1,14 +1,12 @@
 package org.mpjlite.run;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 import org.mpjlite.smpdev.Rank;
 import org.mpjlite.smpdev.RankBound;
 
@@ -23,7 +21,8 @@ import org.mpjlite.smpdev.RankBound;
  *   <li>{@code mpi.MPI} and its nested classes: defined here, once per rank, from the bytes the
  *       parent has for them. {@code MPI} holds a rank's MPI state ({@code COMM_WORLD}...), so it
  *       must be per rank; its bytes come from MPJ Lite even if the user class path holds another
- *       MPI for Java (an old {@code mpj.jar}, say).</li>
+ *       MPI for Java (an old {@code mpj.jar}, say). Only the rank's own state is declared there;
+ *       its superclass {@code mpi.MPICommon}, the constants and the rest, is shared.</li>
  *   <li>The rest of the MPJ Lite runtime (the other {@code mpi} classes, the device, buffers,
  *       JCTools): the parent, shared by all ranks. These classes hold no per-rank state, and
  *       sharing them is what lets ranks exchange messages and catch the same
@@ -37,46 +36,37 @@ import org.mpjlite.smpdev.RankBound;
  * Resources are child first as well. The program's own classes call {@link RankExit} where they call
  * {@code System.exit} ({@link ExitRedirect}), so that exiting ends one rank, not the JVM.
  *
- * <p>Thread safety: parallel capable, like {@link URLClassLoader}; class loading is locked per
- * class name.
+ * <p>What can be found out once for all ranks is, in {@link ProgramClasses}: which names are
+ * shared classes, the bytes of the classes each rank defines (read from the user class path once,
+ * with their code source and their jar's manifest, which defines their package as
+ * {@link URLClassLoader} would), the user class path's resources. After defining a class, the loader
+ * loads the shared classes named by the class's member references, which keeps the JVM from
+ * recording a loader constraint per rank (see {@link ProgramClasses#sharedTypes}).
+ *
+ * <p>Thread safety: parallel capable, like {@link URLClassLoader}; loading a class defined here is
+ * locked per class name, while a shared class is answered without a lock.
  */
 final class RankClassLoader extends URLClassLoader implements RankBound {
     static {
         registerAsParallelCapable();
     }
 
-    private static final String MPI_CLASS = "mpi.MPI";
-
-    /** Packages of the MPJ Lite runtime, loaded once by the parent for all ranks. */
-    private static final Set<String> RUNTIME_PACKAGES = Set.of(
-        "mpi", "mpjbuf", "org.mpjlite", "org.mpjlite.run", "org.mpjlite.smpdev", "org.mpjlite.matching",
-        "org.mpjlite.smpdev.collective", "org.mpjlite.smpdev.data", "org.mpjlite.smpdev.diag",
-        "org.mpjlite.smpdev.error", "org.mpjlite.smpdev.p2p", "org.mpjlite.smpdev.wait");
-
-    /** Libraries the runtime uses, shared with all their subpackages. */
-    private static final String[] RUNTIME_LIBRARIES = {"org.jctools."};
-
     private final Rank rank;
-    private final Map<String, byte[]> compiledClasses;
-    /** The bytes of the per-rank runtime classes ({@code mpi.MPI}), read from the parent once for all ranks. */
-    private final Map<String, byte[]> runtimeClasses;
+    private final ProgramClasses classes;
 
     /**
      * @param rank the rank this loader belongs to; null for a loader that only inspects the
      *        program before the job starts
-     * @param classpath the user class path, searched before the parent
-     * @param compiledClasses class files compiled in memory, by binary name, searched first
-     * @param runtimeClasses a thread-safe cache of the per-rank runtime classes' bytes, shared by the
-     *        loaders of one program (read from the parent's jar once, not once per rank)
-     * @param parent the loader of the MPJ Lite runtime
+     * @param classes what the loaders of the program's ranks share: the parent (the loader of the
+     *        MPJ Lite runtime), the user class path, the classes compiled in memory, and what was
+     *        found out already
      */
-    RankClassLoader(Rank rank, URL[] classpath, Map<String, byte[]> compiledClasses,
-                    Map<String, byte[]> runtimeClasses, ClassLoader parent) {
-        // Unnamed: a named loader prefixes every stack frame of the program with its name.
-        super(classpath, parent);
+    RankClassLoader(Rank rank, ProgramClasses classes) {
+        // Unnamed: a named loader prefixes every stack frame of the program with its name. The
+        // class path is the user's (getURLs); its classes and resources are read through classes.
+        super(classes.classpath(), classes.runtime());
         this.rank = rank;
-        this.compiledClasses = compiledClasses;
-        this.runtimeClasses = runtimeClasses;
+        this.classes = classes;
     }
 
     @Override
@@ -86,108 +76,78 @@ final class RankClassLoader extends URLClassLoader implements RankBound {
 
     /** The classes compiled in memory that this loader defines, by binary name. */
     Map<String, byte[]> compiledClasses() {
-        return compiledClasses;
+        return classes.compiled();
     }
 
     @Override
     protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-        synchronized (getClassLoadingLock(name)) {
-            Class<?> c = findLoadedClass(name);
-            if (c == null) {
-                c = loadUnloaded(name);
+        // A shared class needs no lock: the runtime's loader and the JDK's have their own.
+        Class<?> c = classes.sharedClass(name);
+        if (c == null) {
+            synchronized (getClassLoadingLock(name)) {
+                c = findLoadedClass(name);
+                if (c == null) {
+                    c = defineOwn(name);
+                }
             }
-            if (resolve) {
-                resolveClass(c);
-            }
-            return c;
         }
+        if (resolve) {
+            resolveClass(c);
+        }
+        return c;
     }
 
-    private Class<?> loadUnloaded(String name) throws ClassNotFoundException {
-        if (isPerRankMpi(name)) {
-            return defineFromParent(name);
+    private Class<?> defineOwn(String name) throws ClassNotFoundException {
+        byte[] bytes = classes.definition(name);
+        if (bytes != null) {
+            return withSharedTypes(defineClass(name, bytes, 0, bytes.length), bytes);
         }
-        if (isRuntime(name)) {
-            try {
-                return getParent().loadClass(name);
-            } catch (ClassNotFoundException notRuntime) {
-                // a program's own class in a runtime package (MPJ Express test programs are in package mpi)
-            }
-        } else {
-            try {
-                return getPlatformClassLoader().loadClass(name);
-            } catch (ClassNotFoundException notPlatform) {
-                // a class of the program, or of a library it uses
-            }
-        }
-        byte[] compiled = compiledClasses.get(name);
-        if (compiled != null) {
-            byte[] bytes = ExitRedirect.transform(compiled);
-            return defineClass(name, bytes, 0, bytes.length);
-        }
-        try {
-            return findClass(name);
-        } catch (ClassNotFoundException notOnUserClasspath) {
+        ProgramClasses.ClassFile file = classes.classFile(name);
+        if (file == null) {
             return getParent().loadClass(name);
         }
+        definePackageOf(name, file);
+        return withSharedTypes(defineClass(name, file.bytes(), 0, file.bytes().length, file.source()), file.bytes());
     }
 
-    /** A class of the user class path, with its {@code System.exit} calls redirected (see {@link RankExit}). */
-    @Override
-    protected Class<?> findClass(String name) throws ClassNotFoundException {
-        URL url = findResource(name.replace('.', '/') + ".class");
-        if (url != null) {
-            byte[] bytes;
-            try (InputStream in = url.openStream()) {
-                bytes = in.readAllBytes();
-            } catch (IOException e) {
-                throw new ClassNotFoundException(name + " (cannot read " + url + ")", e);
-            }
-            byte[] redirected = ExitRedirect.transform(bytes);
-            if (redirected != bytes) {
-                return defineClass(name, redirected, 0, redirected.length);
-            }
-        }
-        return super.findClass(name);
-    }
-
-    private static boolean isPerRankMpi(String name) {
-        return name.equals(MPI_CLASS) || name.startsWith(MPI_CLASS + "$");
-    }
-
-    private static boolean isRuntime(String name) {
+    /** Defines the package of a class from a jar with the jar's manifest (its versions), as URLClassLoader does. */
+    private void definePackageOf(String name, ProgramClasses.ClassFile file) {
         int dot = name.lastIndexOf('.');
-        if (dot > 0 && RUNTIME_PACKAGES.contains(name.substring(0, dot))) {
-            return true;
+        if (dot < 0 || file.manifest() == null) {
+            return; // defineClass defines it, without attributes
         }
-        for (String prefix : RUNTIME_LIBRARIES) {
-            if (name.startsWith(prefix)) {
-                return true;
+        String pkg = name.substring(0, dot);
+        if (getDefinedPackage(pkg) == null) {
+            try {
+                definePackage(pkg, file.manifest(), file.source().getLocation());
+            } catch (IllegalArgumentException definedMeanwhile) {
+                // another class of the package, loaded by another thread of this rank
             }
         }
-        return false;
     }
 
-    private Class<?> defineFromParent(String name) throws ClassNotFoundException {
-        byte[] bytes = runtimeClasses.get(name);
-        if (bytes == null) {
-            bytes = readFromParent(name);
-            runtimeClasses.putIfAbsent(name, bytes);
+    /**
+     * Loads, through this loader, the shared classes that the member references of {@code c}
+     * (defined from {@code bytes}) name, so that linking them adds no loader constraint (see
+     * {@link ProgramClasses#sharedTypes}).
+     */
+    private Class<?> withSharedTypes(Class<?> c, byte[] bytes) throws ClassNotFoundException {
+        for (String type : classes.sharedTypes(c.getName(), bytes)) {
+            // The JVM asks this loader, which answers from the shared cache, and records it as an
+            // initiating loader of the class.
+            Class.forName(type, false, this);
         }
-        return defineClass(name, bytes, 0, bytes.length);
+        return c;
     }
 
-    private byte[] readFromParent(String name) throws ClassNotFoundException {
-        String resource = name.replace('.', '/') + ".class";
-        URL url = getParent().getResource(resource);
-        if (url == null) {
-            throw new ClassNotFoundException(name + " (not found in the MPJ Lite runtime)");
-        }
-        try (InputStream in = url.openStream()) {
-            return in.readAllBytes();
-        } catch (IOException e) {
-            throw new ClassNotFoundException(name + " (cannot read " + url + ")", e);
-        }
+    @Override
+    public URL findResource(String name) {
+        return classes.findResource(name);
+    }
+
+    @Override
+    public Enumeration<URL> findResources(String name) throws IOException {
+        return classes.findResources(name);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package org.mpjlite.run;
 
+import java.io.Closeable;
 import java.io.File;
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
@@ -28,11 +29,9 @@ public final class UserProgram implements AutoCloseable {
     private final String mainClass;
     private final URL[] classpath;
     private final List<String> classpathNames;
-    private final Map<String, byte[]> compiledClasses;
-    private final ClassLoader runtime;
+    /** What the rank loaders share: the classes found once for all ranks. */
+    private final ProgramClasses classes;
     private final Queue<RankClassLoader> loaders = new ConcurrentLinkedQueue<>();
-    /** The per-rank runtime classes' bytes, read once for all ranks' loaders. */
-    private final Map<String, byte[]> runtimeClasses = new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
      * @param mainClass binary name of the class whose {@code main} each rank runs
@@ -44,8 +43,7 @@ public final class UserProgram implements AutoCloseable {
         this.mainClass = mainClass;
         this.classpath = classpath.stream().map(UserProgram::toUrl).toArray(URL[]::new);
         this.classpathNames = classpath.stream().map(Path::toString).toList();
-        this.compiledClasses = Map.copyOf(compiledClasses);
-        this.runtime = runtime;
+        this.classes = new ProgramClasses(runtime, compiledClasses, this.classpath);
     }
 
     /**
@@ -152,24 +150,25 @@ public final class UserProgram implements AutoCloseable {
     }
 
     private RankClassLoader newLoader(Rank rank) {
-        RankClassLoader loader = new RankClassLoader(rank, classpath, compiledClasses, runtimeClasses, runtime);
+        RankClassLoader loader = new RankClassLoader(rank, classes);
         if (rank != null) {
             loaders.add(loader);
         }
         return loader;
     }
 
-    /** Closes the rank loaders (their open jar files); classes already loaded stay usable. */
+    /** Closes the rank loaders and the user class path (its open jar files); classes already loaded stay usable. */
     @Override
     public void close() {
         for (RankClassLoader loader; (loader = loaders.poll()) != null; ) {
             closeQuietly(loader);
         }
+        closeQuietly(classes);
     }
 
-    private static void closeQuietly(RankClassLoader loader) {
+    private static void closeQuietly(Closeable closeable) {
         try {
-            loader.close();
+            closeable.close();
         } catch (IOException e) {
             // at worst a jar file stays open until the JVM exits: nothing the user could act on
         }

@@ -13,13 +13,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Memory ordering: a member writes its {@link Part} before it publishes its arrival (its epoch
  * word, or this counter) with a volatile write or read-modify-write; a member that has seen every
- * arrival therefore sees every part.
+ * arrival therefore sees every part. A member makes its part in a slot on its first collective
+ * there ({@link #enter}), a plain store before that first arrival, so the same holds for the
+ * reference: nobody reads a member's entry of {@link #parts} before seeing the member arrive.
  */
 final class Slot {
     /** Arrivals at the non-blocking collective in this slot; 0 when none is in progress. */
     private final AtomicInteger arrived = new AtomicInteger();
     /** Number of the collective those arrivals belong to. */
     private volatile long nonBlockingOp = -1;
+    /** By member; null until the member's first collective in this slot. */
     final Part[] parts;
     /**
      * In a large team, whether the calls of collective {@link Verdict#op} match: the first member to
@@ -31,11 +34,29 @@ final class Slot {
     record Verdict(long op, int mismatch) {
     }
 
+    /**
+     * A slot for {@code size} members, whose parts come with their first use: a team of p members
+     * has {@code SLOTS} slots, and most programs use a few of them (at 100,000 ranks, the parts of
+     * every slot would be 3.2 million objects).
+     */
     Slot(int size) {
         parts = new Part[size];
-        for (int i = 0; i < size; i++) {
-            parts[i] = new Part();
+    }
+
+    /**
+     * Member {@code me}'s part, cleared for its next collective here: nothing of the slot's previous
+     * collective may leak into this one (a null send means "none"). By member {@code me} only,
+     * before it publishes its arrival.
+     */
+    Part enter(int me) {
+        Part p = parts[me];
+        if (p == null) {
+            p = new Part();
+            parts[me] = p;
+        } else {
+            p.clear();
         }
+        return p;
     }
 
     /** Counts an arrival at non-blocking collective {@code op}; returns the arrivals so far. */

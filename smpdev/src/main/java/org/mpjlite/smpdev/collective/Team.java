@@ -241,8 +241,7 @@ public final class Team {
                 }
             }
         }
-        // Nothing of the slot's previous collective may leak into this one (a null send means "none").
-        s.parts[me].clear();
+        s.enter(me);
         return s;
     }
 

@@ -41,6 +41,8 @@ public final class JobReport {
     static final int SITES_ALWAYS = 32;
 
     private final StringBuilder out;
+    /** The threads of the JVM, enumerated once for the whole report. */
+    private final RankThreads.Census census = new RankThreads.Census();
     private final long siteDeadline = System.nanoTime() + SITE_BUDGET_NANOS;
     private boolean sitesOmitted;
     /** Whether {@link #appendSite} looks at stacks: not while a rank's state is compared with its run's. */
@@ -124,7 +126,7 @@ public final class JobReport {
     /** {@code Recv(source=1, ...)} and the user's line; adds the ranks the call waits for. */
     /** Rank {@code r}'s state (its blocked calls, or running, or finished) and its unexpected messages. */
     private void appendRank(Job job, Rank r, BitSet waitsFor) {
-        RankThreads threads = RankThreads.of(r);
+        RankThreads threads = RankThreads.of(r, census);
         if (threads.finished) {
             out.append(r.isInitialized() ? "finished" : "finished without calling MPI.Init").append('\n');
         } else if (threads.inMpi.isEmpty()) {

@@ -64,7 +64,54 @@ final class RankThreads {
         this.finished = finished;
     }
 
-    static RankThreads of(Rank rank) {
+    /**
+     * The live threads of the JVM by thread group (a thread under each group it is in, directly or
+     * through subgroups), enumerated once, when first asked, for a whole look at the job. On JDK 19
+     * and later a thread group no longer lists its own threads: enumerating one walks every thread
+     * of the JVM, so a look that enumerated each platform rank's group was quadratic in the ranks
+     * (10,000 platform ranks kept the supervising thread busy for minutes).
+     *
+     * <p>Confined to one thread (the supervising thread, or the one writing a report).
+     */
+    static final class Census {
+        private Map<ThreadGroup, List<Thread>> byGroup;
+
+        /** The live threads in {@code group} and its subgroups, but {@code exclude}. */
+        List<Thread> liveThreads(ThreadGroup group, Thread exclude) {
+            if (byGroup == null) {
+                byGroup = take();
+            }
+            List<Thread> live = new ArrayList<>();
+            for (Thread t : byGroup.getOrDefault(group, List.of())) {
+                if (t != exclude && t.isAlive()) {
+                    live.add(t);
+                }
+            }
+            return live;
+        }
+
+        private static Map<ThreadGroup, List<Thread>> take() {
+            ThreadGroup root = Thread.currentThread().getThreadGroup();
+            while (root.getParent() != null) {
+                root = root.getParent();
+            }
+            Thread[] all = new Thread[root.activeCount() + 8];
+            int n;
+            while ((n = root.enumerate(all, true)) == all.length) {
+                all = new Thread[all.length * 2];
+            }
+            Map<ThreadGroup, List<Thread>> byGroup = new HashMap<>();
+            for (int i = 0; i < n; i++) {
+                for (ThreadGroup g = all[i].getThreadGroup(); g != null; g = g.getParent()) {
+                    byGroup.computeIfAbsent(g, k -> new ArrayList<>()).add(all[i]);
+                }
+            }
+            return byGroup;
+        }
+    }
+
+    /** Rank {@code rank}'s threads, as {@code census} (of the same look) lists them. */
+    static RankThreads of(Rank rank, Census census) {
         boolean finished = rank.isFinished();
         ThreadGroup group = rank.threads();
         boolean virtual = rank.isVirtual();
@@ -75,7 +122,7 @@ final class RankThreads {
             return new RankThreads(Map.of(), Map.of(), false, false); // a thread nothing lists may run
         }
         List<Thread> live = virtual ? trackedLiveThreads(rank, finished)
-            : liveThreads(group, finished ? rank.mainThread() : null);
+            : census.liveThreads(group, finished ? rank.mainThread() : null);
         if (live.isEmpty()) {
             return new RankThreads(Map.of(), Map.of(), finished, finished);
         }
@@ -131,21 +178,6 @@ final class RankThreads {
         }
         for (Thread t : rank.trackedThreads()) {
             if (t.isAlive()) {
-                live.add(t);
-            }
-        }
-        return live;
-    }
-
-    private static List<Thread> liveThreads(ThreadGroup group, Thread exclude) {
-        Thread[] all = new Thread[group.activeCount() + 8];
-        int n;
-        while ((n = group.enumerate(all, true)) == all.length) {
-            all = new Thread[all.length * 2];
-        }
-        List<Thread> live = new ArrayList<>(n);
-        for (Thread t : Arrays.asList(all).subList(0, n)) {
-            if (t != exclude && t.isAlive()) {
                 live.add(t);
             }
         }
