@@ -20,8 +20,11 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Thread-safe: the record of direct slices is a concurrent map keyed by weak identity references,
  * purged of collected slices as new ones are recorded; a slice never pins itself.
+ *
+ * <p>Public only because {@code MPI}, defined in each rank's own class loader, cannot reach
+ * package-private classes; not part of the MPI API.
  */
-final class Slices {
+public final class Slices {
     /** The buffer or array a slice was cut from, and the element of it where the slice starts. */
     record Parent(Object buffer, int offset) {
     }
@@ -54,9 +57,9 @@ final class Slices {
 
     /**
      * Records that {@code slice} starts at element {@code offset} of {@code parent} if it is direct (a
-     * heap slice knows it already); returns the slice.
+     * heap slice knows it already); returns the slice. Called by {@link MPI#slice}.
      */
-    static <B extends Buffer> B direct(B slice, B parent, int offset) {
+    public static <B extends Buffer> B direct(B slice, B parent, int offset) {
         if (!slice.isDirect()) {
             return slice;
         }
