@@ -123,20 +123,29 @@ public final class Win implements Freeable {
     private int[] postGroup;
 
     /**
-     * MPI_Win_create: a window over the first {@code size} bytes of {@code base} on each member of
-     * {@code comm}, whose displacements count {@code dispUnit} bytes. Collective.
+     * MPI_Win_create: a window over the first {@code size} elements of {@code base} on each member of
+     * {@code comm}, whose displacements count {@code dispUnit} elements of {@code base}. As in Open
+     * MPI, whose binding multiplies both by the buffer's element size before calling C, the units are
+     * the buffer's elements: an {@code IntBuffer} window of size 4 and displacement unit 1 holds 16
+     * bytes addressed in steps of 4 ({@code WIN_SIZE} and {@code WIN_DISP_UNIT} give the bytes).
+     * Collective.
      */
     public Win(Buffer base, int size, int dispUnit, Info info, Comm comm) {
-        this("Win.create", comm, FLAVOR_CREATE, memory("Win.create", base, size, dispUnit), size, dispUnit);
+        this("Win.create", comm, FLAVOR_CREATE, memory("Win.create", base, bytes(base, size), bytes(base, dispUnit)),
+            bytes(base, size), (int) bytes(base, dispUnit));
     }
 
     /**
      * MPI_Win_allocate ({@link #FLAVOR_PRIVATE}) or MPI_Win_allocate_shared ({@link #FLAVOR_SHARED}):
-     * a window of {@code size} bytes on each member: {@code base} if not null (it must hold
-     * {@code size} bytes), else a new direct native-order {@code ByteBuffer}. Collective.
+     * a window of {@code size} elements of {@code base} on each member (displacement unit
+     * {@code dispUnit} elements, as for {@link #Win(Buffer, int, int, Info, Comm)}): {@code base} if
+     * not null (it must hold them), else a new direct native-order {@code ByteBuffer} of {@code size}
+     * bytes. Collective.
      */
     public Win(int size, int dispUnit, Info info, Comm comm, Buffer base, int flavor) {
-        this(flavorCall(flavor), comm, flavor, allocated(flavorCall(flavor), base, size, dispUnit), size, dispUnit);
+        this(flavorCall(flavor), comm, flavor,
+            allocated(flavorCall(flavor), base, bytes(base, size), bytes(base, dispUnit)), bytes(base, size),
+            (int) bytes(base, dispUnit));
     }
 
     /** MPI_Win_create_dynamic: a window with no memory until members {@link #attach} some. Collective. */
@@ -196,12 +205,13 @@ public final class Win implements Freeable {
     }
 
     /** The window memory given to MPI_Win_create, checked. */
-    private static Buffer memory(String call, Buffer base, int size, int dispUnit) {
+    private static Buffer memory(String call, Buffer base, long size, long dispUnit) {
         if (size < 0) {
             throw new MPIException(MPI.ERR_SIZE, call + ": size must be >= 0 bytes, was " + size);
         }
-        if (dispUnit <= 0) {
-            throw new MPIException(MPI.ERR_DISP, call + ": displacement unit must be > 0 bytes, was " + dispUnit);
+        if (dispUnit <= 0 || dispUnit > Integer.MAX_VALUE) {
+            throw new MPIException(MPI.ERR_DISP, call + ": displacement unit must be 1.." + Integer.MAX_VALUE
+                + " bytes, was " + dispUnit);
         }
         if (base == null) {
             if (size > 0) {
@@ -220,11 +230,16 @@ public final class Win implements Freeable {
         return base;
     }
 
-    private static Buffer allocated(String call, Buffer base, int size, int dispUnit) {
-        if (base == null && size >= 0 && dispUnit > 0) {
-            return ByteBuffer.allocateDirect(size).order(ByteOrder.nativeOrder());
+    private static Buffer allocated(String call, Buffer base, long size, long dispUnit) {
+        if (base == null && size >= 0 && size <= Integer.MAX_VALUE && dispUnit > 0 && dispUnit <= Integer.MAX_VALUE) {
+            return ByteBuffer.allocateDirect((int) size).order(ByteOrder.nativeOrder());
         }
         return memory(call, base, size, dispUnit);
+    }
+
+    /** {@code n} elements of {@code base} in bytes; bytes already when there is no buffer. */
+    private static long bytes(Buffer base, long n) {
+        return base == null ? n : n * elementBytes(base);
     }
 
     private static int elementBytes(Buffer b) {
@@ -361,8 +376,8 @@ public final class Win implements Freeable {
             if (base == null) {
                 throw new MPIException(MPI.ERR_BASE, "attach: base is null");
             }
-            memory("attach", base, size, 1);
-            state.attach(index, base, size, "attach");
+            memory("attach", base, bytes(base, size), 1);
+            state.attach(index, base, bytes(base, size), "attach");
         } catch (MPIException e) {
             throw raise(e);
         }
