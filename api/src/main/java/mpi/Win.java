@@ -69,8 +69,10 @@ import org.mpjlite.smpdev.collective.Reduction;
  *       have nothing left to complete; {@link #sync} is a full memory fence, valid at any time.</li>
  * </ul>
  * Errors go through the window's error handler, {@code MPI.ERRORS_RETURN} unless
- * {@link #setErrhandler} sets another, as for communicators ({@link Errhandler}). Info hints are
- * accepted and not used: {@link #getInfo} returns an empty info object.
+ * {@link #setErrhandler} sets another, as for communicators ({@link Errhandler}). Of the info hints
+ * only {@code no_locks} is used: with {@code "true"} the program promises no passive target
+ * synchronization, and {@code lock}/{@code lockAll} are {@code MPI.ERR_RMA_SYNC}, as in Open MPI;
+ * {@link #getInfo} returns an empty info object.
  *
  * <p>Thread safety: a window object is one rank's handle; its threads may call it concurrently at
  * {@code THREAD_MULTIPLE} (its epoch bookkeeping is guarded by the handle's monitor, never held
@@ -104,6 +106,8 @@ public final class Win implements Freeable {
     private final Buffer base;
     private final long size;
     private final int dispUnit;
+    /** Info {@code no_locks} was "true" at creation: lock and lockAll are erroneous. */
+    private final boolean noLocks;
     /** This rank's name, attributes and error handler of the window. */
     private final Attributes attributes = new Attributes();
     private volatile boolean freed;
@@ -132,7 +136,7 @@ public final class Win implements Freeable {
      */
     public Win(Buffer base, int size, int dispUnit, Info info, Comm comm) {
         this("Win.create", comm, FLAVOR_CREATE, memory("Win.create", base, bytes(base, size), bytes(base, dispUnit)),
-            bytes(base, size), (int) bytes(base, dispUnit));
+            bytes(base, size), (int) bytes(base, dispUnit), info);
     }
 
     /**
@@ -145,15 +149,15 @@ public final class Win implements Freeable {
     public Win(int size, int dispUnit, Info info, Comm comm, Buffer base, int flavor) {
         this(flavorCall(flavor), comm, flavor,
             allocated(flavorCall(flavor), base, bytes(base, size), bytes(base, dispUnit)), bytes(base, size),
-            (int) bytes(base, dispUnit));
+            (int) bytes(base, dispUnit), info);
     }
 
     /** MPI_Win_create_dynamic: a window with no memory until members {@link #attach} some. Collective. */
     public Win(Info info, Comm comm) {
-        this("Win.createDynamic", comm, FLAVOR_DYNAMIC, null, 0, 1);
+        this("Win.createDynamic", comm, FLAVOR_DYNAMIC, null, 0, 1, info);
     }
 
-    private Win(String call, Comm parent, int flavor, Buffer base, long size, int dispUnit) {
+    private Win(String call, Comm parent, int flavor, Buffer base, long size, int dispUnit, Info info) {
         if (parent == null) {
             throw new MPIException(MPI.ERR_COMM, call + ": communicator is null");
         }
@@ -174,6 +178,7 @@ public final class Win implements Freeable {
         this.base = base;
         this.size = size;
         this.dispUnit = dispUnit;
+        this.noLocks = info != null && !info.isNull() && "true".equals(info.get("no_locks"));
         this.locks = new int[r.members().size()];
         this.state = rank.job().shared(new WinState.Key(r.context()), k -> new WinState(r.members().ranks(), flavor));
         state.setMemory(index, base, size, dispUnit);
@@ -253,6 +258,13 @@ public final class Win implements Freeable {
     }
 
     // ---- checks and errors -------------------------------------------------------------------
+
+    private void checkLocksAllowed(String call) {
+        if (noLocks) {
+            throw new MPIException(MPI.ERR_RMA_SYNC, call + ": the window was made with info no_locks=true, a promise"
+                + " of no passive target synchronization");
+        }
+    }
 
     /** The calling rank may use this window in {@code call}. */
     private void live(String call) {
@@ -741,6 +753,7 @@ public final class Win implements Freeable {
         String call = "lock";
         try {
             live(call);
+            checkLocksAllowed(call);
             if (lockType != MPI.LOCK_EXCLUSIVE && lockType != MPI.LOCK_SHARED) {
                 throw new MPIException(MPI.ERR_LOCKTYPE, call + ": lock type " + lockType
                     + " is neither MPI.LOCK_EXCLUSIVE nor MPI.LOCK_SHARED");
@@ -803,6 +816,7 @@ public final class Win implements Freeable {
         String call = "lockAll";
         try {
             live(call);
+            checkLocksAllowed(call);
             checkAssert(call, assertion, MPI.MODE_NOCHECK, "MPI.MODE_NOCHECK");
             synchronized (this) {
                 if (lockAll || lockCount > 0) {
@@ -932,7 +946,9 @@ public final class Win implements Freeable {
     /**
      * The value of attribute {@code keyval}, or null if not set. {@code MPI.WIN_BASE} is this rank's
      * window memory (the {@code Buffer}; null for a dynamic window), {@code MPI.WIN_SIZE} its size in
-     * bytes (a {@code Long}; 0 for a dynamic window), {@code MPI.WIN_DISP_UNIT} an {@code Integer}.
+     * bytes (an {@code Integer}, as Open MPI's binding returns it; a {@code Long} only for a window of
+     * 2 GiB or more, which an {@code Integer} cannot hold; 0 for a dynamic window),
+     * {@code MPI.WIN_DISP_UNIT} an {@code Integer}.
      */
     public Object getAttr(int keyval) {
         try {
@@ -941,7 +957,7 @@ public final class Win implements Freeable {
                 return base;
             }
             if (keyval == MPI.WIN_SIZE) {
-                return size;
+                return size <= Integer.MAX_VALUE ? (Object) (int) size : (Object) size;
             }
             if (keyval == MPI.WIN_DISP_UNIT) {
                 return dispUnit;

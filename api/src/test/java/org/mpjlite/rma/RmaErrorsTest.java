@@ -12,6 +12,7 @@ import java.nio.ByteBuffer;
 import java.nio.DoubleBuffer;
 import java.nio.IntBuffer;
 import mpi.Datatype;
+import mpi.Info;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Op;
@@ -107,6 +108,20 @@ class RmaErrorsTest {
             assertMpiError(MPI.ERR_SIZE, () -> new Win(mem, 5, 1, null, MPI.COMM_WORLD), "Win", "20");
             assertMpiError(MPI.ERR_DISP, () -> new Win(mem, 4, 0, null, MPI.COMM_WORLD), "Win", "displacement");
             assertMpiError(MPI.ERR_ARG, () -> new Win(16, 4, null, MPI.COMM_WORLD, null, 7), "flavor 7");
+            // Info no_locks=true (on some ranks only, as Open MPI's c_create_info_half): no lock there.
+            Info noLocks = new Info();
+            if (rank() % 2 == 0) {
+                noLocks.set("no_locks", "true");
+            }
+            Win promised = new Win(mem, 1, 1, noLocks, MPI.COMM_WORLD);
+            if (rank() % 2 == 0) {
+                assertMpiError(MPI.ERR_RMA_SYNC, () -> promised.lock(MPI.LOCK_SHARED, 0, 0), "lock", "no_locks");
+                assertMpiError(MPI.ERR_RMA_SYNC, () -> promised.lockAll(0), "lockAll", "no_locks");
+            } else {
+                promised.lock(MPI.LOCK_SHARED, rank(), 0);
+                promised.unlock(rank());
+            }
+            promised.free();
             return null;
         });
     }
@@ -197,7 +212,7 @@ class RmaErrorsTest {
             int me = rank();
             int n = size();
             Win win = new Win(null, MPI.COMM_WORLD);
-            assertEquals(0L, win.getAttr(MPI.WIN_SIZE));
+            assertEquals(0, win.getAttr(MPI.WIN_SIZE));
             ByteBuffer first = ByteBuffer.allocate(12);
             IntBuffer second = MPI.newIntBuffer(2);
             win.attach(first, 12);
