@@ -142,9 +142,11 @@ public final class Win implements Freeable {
     /**
      * MPI_Win_allocate ({@link #FLAVOR_PRIVATE}) or MPI_Win_allocate_shared ({@link #FLAVOR_SHARED}):
      * a window of {@code size} elements of {@code base} on each member (displacement unit
-     * {@code dispUnit} elements, as for {@link #Win(Buffer, int, int, Info, Comm)}): {@code base} if
-     * not null (it must hold them), else a new direct native-order {@code ByteBuffer} of {@code size}
-     * bytes. Collective.
+     * {@code dispUnit} elements, as for {@link #Win(Buffer, int, int, Info, Comm)}): {@code base}
+     * itself if it holds them (the program then sees the window's memory), else a new direct
+     * native-order {@code ByteBuffer} of that many bytes ({@code WIN_BASE} gives it), as Open MPI
+     * allocates the memory whatever {@code base} is; {@code size} bytes when {@code base} is null.
+     * Collective.
      */
     public Win(int size, int dispUnit, Info info, Comm comm, Buffer base, int flavor) {
         this(flavorCall(flavor), comm, flavor,
@@ -236,6 +238,11 @@ public final class Win implements Freeable {
     }
 
     private static Buffer allocated(String call, Buffer base, long size, long dispUnit) {
+        if (base != null && (long) base.capacity() * elementBytes(base) < size) {
+            // Open MPI's binding takes base for its element size only and lets MPI allocate the
+            // memory (Open MPI's own tests pass an empty buffer): a base too small is not the memory.
+            base = null;
+        }
         if (base == null && size >= 0 && size <= Integer.MAX_VALUE && dispUnit > 0 && dispUnit <= Integer.MAX_VALUE) {
             return ByteBuffer.allocateDirect((int) size).order(ByteOrder.nativeOrder());
         }

@@ -9,6 +9,7 @@ import static org.mpjlite.rma.Sizes.size;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.CharBuffer;
 import java.nio.DoubleBuffer;
 import java.nio.IntBuffer;
 import mpi.Datatype;
@@ -48,6 +49,16 @@ class FenceTest {
             assertEquals(left + 1, ints.get(2));
             assertEquals(left + 0.5, doubles.get(2));
             Jobs.assertMpiError(MPI.ERR_SIZE, () -> new Win(ints, 5, 1, null, MPI.COMM_WORLD), "Win", "20 bytes");
+            // Allocated with an empty CharBuffer (Open MPI's win_allocate test): 5 chars of new memory.
+            Win aw = new Win(5, 1, null, MPI.COMM_WORLD, MPI.newCharBuffer(0), Win.FLAVOR_PRIVATE);
+            assertEquals(10, aw.getAttr(MPI.WIN_SIZE));
+            assertEquals(2, aw.getAttr(MPI.WIN_DISP_UNIT));
+            aw.fence(0);
+            aw.put(MPI.newCharBuffer(1).put(0, (char) ('a' + me)), 1, MPI.CHAR, right, 4, 1, MPI.CHAR);
+            aw.fence(0);
+            CharBuffer got = ((ByteBuffer) aw.getAttr(MPI.WIN_BASE)).asCharBuffer();
+            assertEquals((char) ('a' + left), got.get(4));
+            aw.free();
             iw.free();
             dw.free();
             return null;
