@@ -20,6 +20,10 @@ import org.mpjlite.smpdev.diag.Tracer;
  * <p>"In place" is MPI_IN_PLACE, from Open MPI's overloads without a send buffer: at a root (or at
  * every rank for Allgather and the reductions) the contribution is taken from the receive buffer.
  *
+ * <p>The same array may be the send and the receive buffer (MPJ Express allows it, mpiJava programs
+ * rely on it: docs/DIALECTS.md): the engine then reads a copy of the rank's contribution
+ * ({@code Part.unalias} in smpdev), so the result is as if the send buffer were read at the call.
+ *
  * <p>On an intercommunicator the same fronts stage datatypes and serialize objects (the helpers
  * {@link #isRoot}, {@link #ownBlock} and {@link #peers} say which buffers take part and how many
  * blocks they hold), then {@link InterCollectiveCalls} checks the arguments by MPI's intercommunicator

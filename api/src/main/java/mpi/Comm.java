@@ -249,10 +249,20 @@ public abstract class Comm implements Freeable, Cloneable {
         }
         freed = true;
         local(me).deleteAll();
+        releaseShared(me);
         if (index == 0) {
             me.job().forgetContext(context);
             me.job().forgetContext(context + 1);
         }
+    }
+
+    /**
+     * Releases {@code me}'s hold on what the ranks of this freed communicator share (its members,
+     * its collective team), so that the last member's free drops them from the job.
+     */
+    void releaseShared(Rank me) {
+        Team.release(me.job(), context + 1, members);
+        Membership.release(me.job(), context, members.size());
     }
 
     /** True for COMM_WORLD and COMM_SELF, which cannot be freed. */

@@ -639,6 +639,7 @@ public final class File {
                 });
             } finally {
                 closed = true;
+                rank.job().release(new Key(comm.context), shared.paths.length());
                 comm.free();
             }
         });

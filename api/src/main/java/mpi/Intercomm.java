@@ -58,6 +58,20 @@ public final class Intercomm extends Comm {
         return t;
     }
 
+    /**
+     * Releases the local group's team and, with the other group's members, the team of both
+     * groups and the two groups' memberships, which the ranks of both groups looked up.
+     */
+    @Override
+    void releaseShared(Rank me) {
+        Membership local = members(me);
+        int both = local.size() + remoteMembers().size();
+        Team.release(me.job(), context + 1, local);
+        Team.releaseInter(me.job(), localFirst(me) ? context : sendContext, both);
+        Membership.release(me.job(), context, both);
+        Membership.release(me.job(), sendContext, both);
+    }
+
     /** {@code me}'s index in {@link #collectiveTeam}. */
     int collectiveMember(Rank me) {
         return localFirst(me) ? rankIn(me) : remoteMembers().size() + rankIn(me);

@@ -9,9 +9,10 @@ import org.mpjlite.smpdev.error.Errors;
  *
  * <p>Unchecked, so that programs written for both dialects compile: Open MPI's Java bindings
  * declare it checked ({@code throws MPIException} and {@code catch (MPIException e)} stay legal),
- * MPJ Express's is a {@code RuntimeException}.
+ * MPJ Express's is a {@code RuntimeException}. Its superclass is {@link mpjdev.MPJDevException}, as in
+ * MPJ Express, so that programs catching that catch MPI errors.
  */
-public class MPIException extends RuntimeException {
+public class MPIException extends mpjdev.MPJDevException {
     private static final long serialVersionUID = 1L;
 
     static {

@@ -1097,6 +1097,7 @@ public final class Win implements Freeable {
             CollectiveCalls.barrier(comm, call, false);
             freed = true;
             state.release(index);
+            me.job().release(new WinState.Key(comm.context), locks.length);
             comm.free();
         } catch (MPIException e) {
             throw raise(e);

@@ -382,6 +382,45 @@ class IntercommCollectiveTest {
         }
     }
 
+    /**
+     * The same array as send and receive buffer, too large to be copied eagerly (as mpiJava programs
+     * do on intracommunicators): each rank still gets the remote group's data as sent.
+     */
+    @Shapes
+    void theSameArrayAsSendAndReceiveBufferGivesTheRemoteGroupsData(Shape shape) {
+        onEveryRank(shape, me -> {
+            int m = 2000;
+            int remote = me.remoteSize();
+            int[] a = new int[m * Math.max(me.size(), remote)];
+            for (int i = 0; i < m; i++) {
+                a[i] = value(me.group(), me.rank(), i);
+            }
+            me.ic().Allreduce(a, 0, a, 0, m, MPI.INT, MPI.SUM);
+            for (int i = 0; i < m; i++) {
+                int want = remote * (1000 * me.other() + i) + 100 * remote * (remote - 1) / 2;
+                assertEquals(want, a[i], "Allreduce " + i);
+            }
+            for (int i = 0; i < m; i++) {
+                a[i] = value(me.group(), me.rank(), i);
+            }
+            me.ic().Allgather(a, 0, m, MPI.INT, a, 0, m, MPI.INT);
+            for (int j = 0; j < remote; j++) {
+                for (int i = 0; i < m; i++) {
+                    assertEquals(value(me.other(), j, i), a[j * m + i], "Allgather block " + j);
+                }
+            }
+            for (int j = 0; j < remote; j++) {
+                java.util.Arrays.fill(a, j * m, (j + 1) * m, value(me.group(), me.rank(), j));
+            }
+            me.ic().Alltoall(a, 0, m, MPI.INT, a, 0, m, MPI.INT);
+            for (int j = 0; j < remote; j++) {
+                for (int i = 0; i < m; i++) {
+                    assertEquals(value(me.other(), j, me.rank()), a[j * m + i], "Alltoall block " + j);
+                }
+            }
+        });
+    }
+
     @Shapes
     void mpiJavaDialectWithObjectsAVectorTypeAndAUserOperation(Shape shape) {
         onEveryRank(shape, me -> {

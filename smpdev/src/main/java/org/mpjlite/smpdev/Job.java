@@ -51,6 +51,9 @@ public final class Job {
     private volatile long failedAt;
     private final java.util.concurrent.ConcurrentHashMap<Object, Object> shared =
         new java.util.concurrent.ConcurrentHashMap<>();
+    /** Releases counted so far per shared key ({@link #release}); a key leaves with its last release. */
+    private final java.util.concurrent.ConcurrentHashMap<Object, java.util.concurrent.atomic.AtomicInteger> releases =
+        new java.util.concurrent.ConcurrentHashMap<>();
     /** Runs and watches the rank threads when the job runs them ({@link #run(RankTask)}). */
     private final Supervisor supervisor = new Supervisor(this);
     private final java.util.Map<Integer, ContextInfo> contexts = new java.util.concurrent.ConcurrentHashMap<>();
@@ -225,6 +228,32 @@ public final class Job {
     public <T> T shared(Object key, java.util.function.Function<Object, T> factory) {
         Object v = shared.get(key);
         return v != null ? (T) v : (T) shared.computeIfAbsent(key, factory);
+    }
+
+    /**
+     * One holder's release of the object stored under {@code key}, which {@code holders} callers
+     * share (the members of a freed communicator, say): the last release removes it, so that a
+     * program creating and freeing communicators in a loop does not grow the job. Whoever still
+     * holds a reference keeps a working object (operations started before the free complete); a
+     * lookup after the last release would make a new one, which MPI rules out (nothing uses a
+     * freed handle). Thread-safe: the releases count in an atomic per key.
+     */
+    public void release(Object key, int holders) {
+        if (holders <= 1) {
+            shared.remove(key);
+            return;
+        }
+        java.util.concurrent.atomic.AtomicInteger n =
+            releases.computeIfAbsent(key, k -> new java.util.concurrent.atomic.AtomicInteger());
+        if (n.incrementAndGet() == holders) {
+            releases.remove(key);
+            shared.remove(key);
+        }
+    }
+
+    /** How many objects the ranks of this job share now ({@link #shared}): for tests of {@link #release}. */
+    public int sharedCount() {
+        return shared.size();
     }
 
     // ---- init -------------------------------------------------------------------------------

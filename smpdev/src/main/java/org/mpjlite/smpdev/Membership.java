@@ -42,6 +42,15 @@ public final class Membership {
         return job.shared(new Key(context), k -> new Membership(ranks.clone()));
     }
 
+    /**
+     * One holder's release of the membership {@link #of} made for {@code context}, which
+     * {@code holders} ranks looked up (a freed communicator's members; for an intercommunicator,
+     * both groups'): the last release drops it from the job.
+     */
+    public static void release(Job job, int context, int holders) {
+        job.release(new Key(context), holders);
+    }
+
     /** The membership of {@code me}'s self communicator: {@code me} alone. */
     public static Membership self(Rank me) {
         return me.job().shared(new SelfKey(me.id()), k -> new Membership(new Rank[] {me}));

@@ -11,7 +11,9 @@ import org.mpjlite.smpdev.error.ErrorClass;
  * pulling what it receives (in parallel for blocking calls; large Bcast and Allreduce split the
  * copying and reducing evenly across all members instead). Contributions of at most
  * {@link Tunables#COLLECTIVE_EAGER_BYTES} are first copied into the slot, so the member need not wait for the others
- * to finish reading; larger ones are read in place and their owner waits until everyone has.
+ * to finish reading; larger ones are read in place and their owner waits until everyone has, unless
+ * they share storage with the member's receive buffer (mpiJava programs pass one array as both), in
+ * which case they are copied too ({@link Part#unalias}).
  *
  * <p>Each method runs member {@code me}'s side of one collective; every member of the team calls
  * the same method with matching arguments, or every member fails with an error that says how the
@@ -104,6 +106,7 @@ public final class Collectives {
         if (me == root) {
             p.recv = rbuf;
             p.recvIndex = rindex;
+            p.unalias(type, units);
         }
         int n = t.size();
         t.run(s, me, (slot, m) -> {
@@ -139,6 +142,7 @@ public final class Collectives {
             p.recvIndex = rindex;
             p.recvCounts = rcounts;
             p.recvDispls = rdispls;
+            p.unalias(type, sunits);
         }
         int n = t.size();
         t.run(s, me, (slot, m) -> {
@@ -176,6 +180,7 @@ public final class Collectives {
             p.recv = rbuf;
             p.recvIndex = rindex;
         }
+        p.unalias(type, units * n);
         t.run(s, me, (slot, m) -> {
             Part dst = slot.parts[m];
             if (dst.recv != null) {
@@ -203,6 +208,9 @@ public final class Collectives {
             p.recvIndex = rindex;
             p.recvUnits = runits;
         }
+        if (me == root) {
+            p.unalias(type, extent(scounts, sdispls));
+        }
         t.run(s, me, (slot, m) -> {
             Part dst = slot.parts[m];
             if (dst.recv != null) {
@@ -229,6 +237,9 @@ public final class Collectives {
         }
         p.recv = rbuf;
         p.recvIndex = rindex;
+        if (!inPlace) {
+            p.unalias(type, units);
+        }
         int n = t.size();
         t.run(s, me, (slot, m) -> {
             Part dst = slot.parts[m];
@@ -255,6 +266,9 @@ public final class Collectives {
         p.recvIndex = rindex;
         p.recvCounts = rcounts;
         p.recvDispls = rdispls;
+        if (!inPlace) {
+            p.unalias(type, sunits);
+        }
         int n = t.size();
         t.run(s, me, (slot, m) -> {
             Part dst = slot.parts[m];
@@ -284,6 +298,7 @@ public final class Collectives {
         }
         p.recv = rbuf;
         p.recvIndex = rindex;
+        p.unalias(type, units * n);
         t.run(s, me, (slot, m) -> {
             Part dst = slot.parts[m];
             for (int j = 0; j < n; j++) {
@@ -316,6 +331,7 @@ public final class Collectives {
         p.recvCounts = rcounts;
         p.recvDispls = rdispls;
         p.recvTypes = rtypes;
+        p.unaliasBlocks(type);
         t.run(s, me, (slot, m) -> {
             Part dst = slot.parts[m];
             for (int j = 0; j < n; j++) {
@@ -355,6 +371,7 @@ public final class Collectives {
         if (me == root) {
             p.recv = rbuf;
             p.recvIndex = rindex;
+            p.unalias(type, units);
         }
         int n = t.size();
         t.run(s, me, (slot, m) -> {
@@ -383,6 +400,7 @@ public final class Collectives {
         contribute(p, inPlace ? rbuf : sbuf, inPlace ? rindex : sindex, units, type, eager || inPlace);
         p.recv = rbuf;
         p.recvIndex = rindex;
+        p.unalias(type, units);
         int n = t.size();
         Kernel kernel = eager ? (slot, m) -> {
             Part dst = slot.parts[m];
@@ -428,6 +446,7 @@ public final class Collectives {
         contribute(p, inPlace ? rbuf : sbuf, inPlace ? rindex : sindex, offsets[n], type, eager || inPlace);
         p.recv = rbuf;
         p.recvIndex = rindex;
+        p.unalias(type, offsets[n]);
         t.run(s, me, (slot, m) -> {
             Part dst = slot.parts[m];
             Reducer.reduce(slot.parts, 0, n, offsets[m], counts[m], dst.recv, dst.recvIndex, type, op);
@@ -448,6 +467,7 @@ public final class Collectives {
         contribute(p, inPlace ? rbuf : sbuf, inPlace ? rindex : sindex, units, type, eager || inPlace);
         p.recv = rbuf;
         p.recvIndex = rindex;
+        p.unalias(type, units);
         t.run(s, me, (slot, m) -> {
             int to = exclusive ? m : m + 1;
             if (to > 0) {
@@ -476,6 +496,17 @@ public final class Collectives {
         if (copy) {
             p.snapshot(type, units);
         }
+    }
+
+    /** The units a v-variant's blocks span from the buffer's index: the end of its furthest non-empty block. */
+    static int extent(int[] counts, int[] displs) {
+        int end = 0;
+        for (int j = 0; j < counts.length; j++) {
+            if (counts[j] > 0) {
+                end = Math.max(end, displs[j] + counts[j]);
+            }
+        }
+        return end;
     }
 
     static void checkFits(int sent, int room, int from, String call) {

@@ -190,6 +190,7 @@ public final class InterCollectives {
                                  Object arguments) {
         Slot s = enterBothWays(t, me, Operation.ALLGATHER, call, arguments, sunits, stype, runits, rtype, sbuf, sindex,
             rbuf, rindex);
+        s.parts[me].unalias(stype, sunits);
         t.run(s, me, (slot, m) -> {
             Part dst = slot.parts[m];
             int u = unitsIn(t, dst, m);
@@ -211,6 +212,7 @@ public final class InterCollectives {
         p.sendUnits = sunits;
         p.recvCounts = rcounts;
         p.recvDispls = rdispls;
+        p.unalias(stype, sunits);
         t.run(s, me, (slot, m) -> {
             Part dst = slot.parts[m];
             BasicType type = typeIn(t, dst, m);
@@ -229,6 +231,7 @@ public final class InterCollectives {
                                 Object arguments) {
         Slot s = enterBothWays(t, me, Operation.ALLTOALL, call, arguments, sunits, stype, runits, rtype, sbuf, sindex,
             rbuf, rindex);
+        s.parts[me].unalias(stype, sunits * (t.remoteTo(me) - t.remoteFrom(me)));
         t.run(s, me, (slot, m) -> {
             Part dst = slot.parts[m];
             int u = unitsIn(t, dst, m);
@@ -261,6 +264,7 @@ public final class InterCollectives {
         p.recvCounts = rcounts;
         p.recvDispls = rdispls;
         p.recvTypes = rtypes;
+        p.unaliasBlocks(stype);
         t.run(s, me, (slot, m) -> {
             Part dst = slot.parts[m];
             BasicType type = typeIn(t, dst, m);
@@ -297,6 +301,7 @@ public final class InterCollectives {
         p.sendIndex = sindex;
         p.recv = rbuf;
         p.recvIndex = rindex;
+        p.unalias(type, units);
         t.run(s, me, (slot, m) -> {
             Part dst = slot.parts[m];
             Reducer.reduce(slot.parts, t.remoteFrom(m), t.remoteTo(m), 0, (int) dst.units, dst.recv, dst.recvIndex,
@@ -328,6 +333,7 @@ public final class InterCollectives {
         p.recvIndex = rindex;
         p.recvCounts = counts;
         p.recvDispls = offsets;
+        p.unalias(type, (int) total);
         t.run(s, me, (slot, m) -> {
             Part dst = slot.parts[m];
             int k = t.local(m);

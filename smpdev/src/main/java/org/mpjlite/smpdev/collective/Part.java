@@ -1,5 +1,7 @@
 package org.mpjlite.smpdev.collective;
 
+import java.nio.Buffer;
+import java.nio.ByteBuffer;
 import java.util.StringJoiner;
 import org.mpjlite.smpdev.data.BasicType;
 import org.mpjlite.smpdev.data.Copier;
@@ -158,6 +160,55 @@ final class Part {
         Copier.copy(send, sendIndex, snapshot, 0, units, type);
         send = snapshot;
         sendIndex = 0;
+    }
+
+    /**
+     * Snapshots the contribution ({@code units} of {@code type} from {@link #sendIndex}) when it
+     * shares storage with {@link #recv}: the same array, or heap NIO buffers over the same array.
+     * mpiJava programs pass one array as both (Java Grande's MolDyn: {@code Allreduce(a, 0, a, 0,
+     * ...)}), which MPJ Express allows because it packs the send buffer first; read in place, the
+     * contribution would be overwritten by the member's results while others still read it.
+     * Direct buffers are compared by identity only (Java has no portable way to compare their
+     * addresses). Call once both are published, before arriving.
+     */
+    void unalias(BasicType type, int units) {
+        if (send != null && recv != null && storage(send) == storage(recv)) {
+            snapshot(type, units);
+        }
+    }
+
+    /**
+     * {@link #unalias} of the blocks of an Alltoallv or Alltoallw ({@link #sendCounts} at
+     * {@link #sendDispls}, of {@link #sendTypes}, or all of {@code type} when those are null). An
+     * array holds elements of one type, so any non-empty block's type gives the units of all; a
+     * ByteBuffer may hold blocks of different types, each indexed in its own units, so it is copied
+     * whole, byte for byte.
+     */
+    void unaliasBlocks(BasicType type) {
+        if (send == null || recv == null || storage(send) != storage(recv)) {
+            return;
+        }
+        if (sendTypes != null && send instanceof ByteBuffer b) {
+            ByteBuffer copy = ByteBuffer.allocate(b.capacity()).order(b.order());
+            copy.put(0, b, 0, b.capacity());
+            send = copy;
+            return;
+        }
+        BasicType t = type;
+        for (int j = 0; sendTypes != null && j < sendCounts.length; j++) {
+            if (sendCounts[j] > 0) {
+                t = sendTypes[j];
+                break;
+            }
+        }
+        if (t != null) {
+            snapshot(t, Collectives.extent(sendCounts, sendDispls));
+        }
+    }
+
+    /** The array behind a buffer (an array, or a heap NIO buffer's); any other buffer itself. */
+    private static Object storage(Object buf) {
+        return buf instanceof Buffer b && b.hasArray() ? b.array() : buf;
     }
 
     /**

@@ -142,6 +142,22 @@ public final class Team {
         return job.shared(new Key(context, members.worldRank(0)), k -> new Team(members, members.size()));
     }
 
+    /**
+     * One member's release of the team {@link #of} makes for {@code context} and {@code members}
+     * (its communicator was freed): the last member's release drops it from the job.
+     */
+    public static void release(Job job, int context, Membership members) {
+        job.release(new Key(context, members.worldRank(0)), members.size());
+    }
+
+    /**
+     * One member's release of the team {@link #inter} makes for {@code context} (the first group's
+     * collective context), of {@code size} members in both groups.
+     */
+    public static void releaseInter(Job job, int context, int size) {
+        job.release(new InterKey(context), size);
+    }
+
     /** The team of every rank of {@code me}'s job (a world communicator). */
     public static Team world(Rank me, int context) {
         Job job = me.job();
