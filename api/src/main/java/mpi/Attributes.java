@@ -1,7 +1,6 @@
 package mpi;
 
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.mpjlite.smpdev.Rank;
@@ -15,16 +14,36 @@ import org.mpjlite.smpdev.Rank;
  * {@link #createKeyval}.
  *
  * <p>Keys are numbered across the JVM, so a key made by one rank is never another rank's; a freed
- * key is never handed out again.
+ * key is never handed out again. As in MPI, a key freed ({@link #freeKeyval}) while attributes are
+ * still set under it lives on until the last of them is deleted (by {@code deleteAttr} or by freeing
+ * the communicator): those attributes can still be read and deleted under the key's number (Open
+ * MPI's Java binding cannot reset the caller's {@code int} to {@code MPI_KEYVAL_INVALID}, so programs
+ * go on using it), but nothing can be set under it any more.
  *
- * <p>Thread-safe: values live in a concurrent map, the name in a volatile field, the live keys in a
- * concurrent set.
+ * <p>Thread-safe: values live in a concurrent map, the name in a volatile field, the keys in a
+ * concurrent map; a key's state (freed, how many attributes use it) changes under the key's lock,
+ * together with the value it counts.
  */
 final class Attributes {
     /** Keys below this are predefined (MPI.TAG_UB is 0 ... MPI.WIN_DISP_UNIT 9, Open MPI's order). */
     private static final int FIRST_USER_KEYVAL = 16;
     private static final AtomicInteger NEXT_KEYVAL = new AtomicInteger(FIRST_USER_KEYVAL);
-    private static final Set<Integer> LIVE_KEYVALS = ConcurrentHashMap.newKeySet();
+    private static final Map<Integer, Keyval> KEYVALS = new ConcurrentHashMap<>();
+
+    /** A key from {@link #createKeyval} that is not gone yet: not freed, or still in use. */
+    private static final class Keyval {
+        /** Guarded by this. */
+        private boolean freed;
+        /** How many attributes are set under the key, over every communicator. Guarded by this. */
+        private int uses;
+
+        /** Called holding this: forgets the key once it is freed and nothing uses it. */
+        private void forgetIfUnused(int keyval) {
+            if (freed && uses == 0) {
+                KEYVALS.remove(keyval, this);
+            }
+        }
+    }
 
     /** Where a rank keeps its attributes of a predefined communicator shared by the ranks of a job. */
     record Key(int rank, int context) {
@@ -50,17 +69,25 @@ final class Attributes {
         if (k < FIRST_USER_KEYVAL) {
             throw new MPIException(MPI.ERR_INTERN, "createKeyval: the JVM has used up its 2^31 attribute keys");
         }
-        LIVE_KEYVALS.add(k);
+        KEYVALS.put(k, new Keyval());
         return k;
     }
 
+    /**
+     * Marks the key freed: nothing can be set under it any more, and it is forgotten (then
+     * {@code MPI.ERR_KEYVAL} everywhere) once no attribute is set under it.
+     */
     static void freeKeyval(String call, int keyval) {
         if (isPredefined(keyval)) {
             throw new MPIException(MPI.ERR_KEYVAL, call + ": keyval " + keyval + " is predefined and cannot be freed");
         }
-        if (!LIVE_KEYVALS.remove(keyval)) {
-            throw new MPIException(MPI.ERR_KEYVAL, call + ": keyval " + keyval + " is not a key from createKeyval"
-                + " (or was freed already)");
+        Keyval k = keyval(call, keyval);
+        synchronized (k) {
+            if (k.freed) {
+                throw new MPIException(MPI.ERR_KEYVAL, call + ": keyval " + keyval + " was freed already");
+            }
+            k.freed = true;
+            k.forgetIfUnused(keyval);
         }
     }
 
@@ -96,11 +123,13 @@ final class Attributes {
         }
     }
 
-    private static void checkKeyval(String call, int keyval) {
-        if (!LIVE_KEYVALS.contains(keyval)) {
+    private static Keyval keyval(String call, int keyval) {
+        Keyval k = KEYVALS.get(keyval);
+        if (k == null) {
             throw new MPIException(MPI.ERR_KEYVAL, call + ": keyval " + keyval + " is not a key from createKeyval"
-                + " (or was freed)");
+                + " (or was freed and no attribute uses it)");
         }
+        return k;
     }
 
     // ---- one communicator's values ------------------------------------------------------------
@@ -112,7 +141,7 @@ final class Attributes {
 
     /** The program's value under {@code keyval}, or null. */
     Object get(String call, int keyval) {
-        checkKeyval(call, keyval);
+        keyval(call, keyval);
         return values.get(keyval);
     }
 
@@ -120,11 +149,23 @@ final class Attributes {
         if (isPredefined(keyval)) {
             throw new MPIException(MPI.ERR_KEYVAL, call + ": keyval " + keyval + " is predefined and read-only");
         }
-        checkKeyval(call, keyval);
+        Keyval k = keyval(call, keyval);
         if (value == null) {
             throw new MPIException(MPI.ERR_ARG, call + ": value is null (deleteAttr removes an attribute)");
         }
-        values.put(keyval, value);
+        synchronized (k) {
+            if (k.freed) {
+                throw new MPIException(MPI.ERR_KEYVAL, call + ": keyval " + keyval + " was freed");
+            }
+            put(k, keyval, value);
+        }
+    }
+
+    /** Called holding {@code k}: sets the value and counts a new attribute as a use of the key. */
+    private void put(Keyval k, int keyval, Object value) {
+        if (values.put(keyval, value) == null) {
+            k.uses++;
+        }
     }
 
     /** Deletes the program's value under {@code keyval}, if any. */
@@ -132,8 +173,26 @@ final class Attributes {
         if (isPredefined(keyval)) {
             throw new MPIException(MPI.ERR_KEYVAL, call + ": keyval " + keyval + " is predefined and cannot be deleted");
         }
-        checkKeyval(call, keyval);
-        values.remove(keyval);
+        remove(keyval(call, keyval), keyval);
+    }
+
+    private void remove(Keyval k, int keyval) {
+        if (k == null) { // another thread of the rank deleted it meanwhile
+            return;
+        }
+        synchronized (k) {
+            if (values.remove(keyval) != null) {
+                k.uses--;
+                k.forgetIfUnused(keyval);
+            }
+        }
+    }
+
+    /** Deletes every value, as freeing the communicator does: a freed key none uses any more is forgotten. */
+    void deleteAll() {
+        for (Integer keyval : values.keySet()) {
+            remove(KEYVALS.get(keyval), keyval);
+        }
     }
 
     /**
@@ -142,7 +201,14 @@ final class Attributes {
      * (MPI). The info hints are (MPI_Comm_dup duplicates them).
      */
     void copyValuesOf(Attributes original) {
-        values.putAll(original.values);
+        original.values.forEach((keyval, value) -> {
+            Keyval k = KEYVALS.get(keyval);
+            if (k != null) { // null only if another thread of the rank deleted it meanwhile
+                synchronized (k) {
+                    put(k, keyval, value);
+                }
+            }
+        });
         hints = original.hints;
     }
 }

@@ -174,8 +174,8 @@ final class CartTopology {
     CartTopology sub(String call, boolean[] remain) {
         checkRemain(call, remain);
         int kept = 0;
-        for (boolean r : remain) {
-            kept += r ? 1 : 0;
+        for (int i = 0; i < dims.length; i++) {
+            kept += remain[i] ? 1 : 0;
         }
         int[] d = new int[kept];
         boolean[] p = new boolean[kept];
@@ -213,11 +213,17 @@ final class CartTopology {
             + ": slice at " + dropped + ")");
     }
 
+    /**
+     * {@code remain} has an entry per dimension. Open MPI's {@code sub} passes the array to C, which
+     * reads the first ndims entries only, so there a longer array is accepted and its extra entries
+     * ignored (Open MPI's own tests pass a fixed-size array); mpiJava's {@code Sub} wants exactly one
+     * entry per dimension.
+     */
     private void checkRemain(String call, boolean[] remain) {
         if (remain == null) {
             throw new MPIException(MPI.ERR_ARG, call + ": remain_dims is null");
         }
-        if (remain.length != dims.length) {
+        if (remain.length < dims.length || remain.length > dims.length && !Reinterpreted.openMpi(call)) {
             throw new MPIException(MPI.ERR_ARG, call + ": remain_dims has " + remain.length + " entries, the grid "
                 + dims.length + " dimensions (" + this + ")");
         }

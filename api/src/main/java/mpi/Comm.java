@@ -248,6 +248,7 @@ public abstract class Comm implements Freeable, Cloneable {
             throw new MPIException(MPI.ERR_COMM, call + ": " + this + " is predefined and cannot be freed");
         }
         freed = true;
+        local(me).deleteAll();
         releaseShared(me);
         if (index == 0) {
             me.job().forgetContext(context);
@@ -396,7 +397,12 @@ public abstract class Comm implements Freeable, Cloneable {
         return Attributes.createKeyval();
     }
 
-    /** Frees a key from {@link #createKeyval}: it can no longer be used; attributes set under it stay. */
+    /**
+     * Frees a key from {@link #createKeyval}: nothing can be set under it any more. Attributes set
+     * under it stay, and can be read and deleted under the key, until the last is deleted (by
+     * {@link #deleteAttr} or by freeing its communicator); then the key is gone, as in MPI (C's
+     * MPI_Comm_free_keyval sets the caller's variable to MPI_KEYVAL_INVALID; Java cannot).
+     */
     public static void freeKeyval(int keyval) {
         Attributes.freeKeyval("freeKeyval", keyval);
     }
@@ -538,6 +544,12 @@ public abstract class Comm implements Freeable, Cloneable {
         PointToPointCalls.send(this, "Ssend", buf, offset, count, type, dest, tag, SendMode.SYNCHRONOUS);
     }
 
+    /**
+     * mpiJava's buffered send, as MPJ Express: the message is copied into the buffer attached with
+     * {@code MPI.Buffer_attach}, whatever its size; {@code MPI.ERR_BUFFER} without one or when it does
+     * not fit. {@link #Ibsend} and {@link #Bsend_init} alike. (Open MPI's {@link #bSend} sends small
+     * messages without the buffer.)
+     */
     public void Bsend(Object buf, int offset, int count, Datatype type, int dest, int tag) {
         PointToPointCalls.send(this, "Bsend", buf, offset, count, type, dest, tag, SendMode.BUFFERED);
     }
@@ -659,6 +671,15 @@ public abstract class Comm implements Freeable, Cloneable {
         PointToPointCalls.send(this, "sSend", buf, 0, count, type, dest, tag, SendMode.SYNCHRONOUS);
     }
 
+    /**
+     * Open MPI's buffered send. As Open MPI does (its ob1 layer copies a buffered message that fits
+     * the eager limit straight into an eager fragment), a message of at most the eager threshold
+     * ({@code mpjrun --eager-threshold}, 16 KiB by default) is sent eagerly and completes at once without the
+     * attached buffer: it needs none, and does not use the room of one. A larger message goes
+     * through the attached buffer, and is {@code MPI.ERR_BUFFER} without one or when it does not fit.
+     * The same holds for {@link #ibSend} and {@link #bSendInit}. mpiJava's {@link #Bsend} follows MPJ
+     * Express instead: every message goes through the attached buffer.
+     */
     public final void bSend(Object buf, int count, Datatype type, int dest, int tag) {
         PointToPointCalls.send(this, "bSend", buf, 0, count, type, dest, tag, SendMode.BUFFERED);
     }
@@ -676,6 +697,7 @@ public abstract class Comm implements Freeable, Cloneable {
         return PointToPointCalls.isend(this, "iSend", buf, 0, count, type, dest, tag, SendMode.STANDARD);
     }
 
+    /** Open MPI's non-blocking buffered send: eager up to the eager threshold, as {@link #bSend}. */
     public final Request ibSend(Object buf, int count, Datatype type, int dest, int tag) {
         return PointToPointCalls.isend(this, "ibSend", buf, 0, count, type, dest, tag, SendMode.BUFFERED);
     }
@@ -696,6 +718,7 @@ public abstract class Comm implements Freeable, Cloneable {
         return PointToPointCalls.sendInit(this, "sendInit", buf, 0, count, type, dest, tag, SendMode.STANDARD);
     }
 
+    /** Open MPI's persistent buffered send: eager up to the eager threshold, as {@link #bSend}. */
     public final Prequest bSendInit(Object buf, int count, Datatype type, int dest, int tag) {
         return PointToPointCalls.sendInit(this, "bSendInit", buf, 0, count, type, dest, tag, SendMode.BUFFERED);
     }

@@ -4,7 +4,8 @@ package mpi;
  * The neighbours of the calling rank in a distributed graph (MPI_Dist_graph_neighbors, Open MPI
  * Java's {@link GraphComm#getDistGraphNeighbors}): the ranks it receives from (sources, in-edges)
  * and sends to (destinations, out-edges), in the order neighbourhood collectives use, with their
- * weights when the graph was made with weights.
+ * weights when the graph was made with weights. The accessors are named as Open MPI's
+ * ({@code getInDegree}, {@code getOutDegree}).
  *
  * <p>Immutable; thread-safe.
  */
@@ -26,7 +27,7 @@ public final class DistGraphNeighbors {
     }
 
     /** The number of in-edges: ranks this rank receives from (a rank may appear more than once). */
-    public int getIndegree() {
+    public int getInDegree() {
         return sources.length;
     }
 
@@ -41,7 +42,7 @@ public final class DistGraphNeighbors {
     }
 
     /** The number of out-edges: ranks this rank sends to (a rank may appear more than once). */
-    public int getOutdegree() {
+    public int getOutDegree() {
         return destinations.length;
     }
 

@@ -1,6 +1,7 @@
 package mpi;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -130,6 +131,15 @@ final class DynamicProcesses {
         if (errcodes != null && errcodes.length < total) {
             throw new MPIException(MPI.ERR_ARG, call + ": errcodes has " + errcodes.length + " elements for "
                 + total + " ranks (one per rank, or null to ignore them)");
+        }
+        commands = commands.clone();
+        argvs = argvs == null ? null : argvs.clone();
+        for (int i = 0; i < apps; i++) {
+            int javaWords = SpawnCommand.javaWords(commands[i], argvs == null ? null : argvs[i]);
+            if (javaWords > 0) {
+                commands[i] = "java " + String.join(" ", Arrays.copyOf(argvs[i], javaWords));
+                argvs[i] = Arrays.copyOfRange(argvs[i], javaWords, argvs[i].length);
+            }
         }
         SpawnCommand[] programs = resolve(call, commands);
         Job job = me.job();

@@ -463,38 +463,47 @@ public abstract class MPICommon {
         return newByteBuffer(capacity * Double.BYTES).asDoubleBuffer();
     }
 
-    /** The buffer from element {@code offset} on, sharing its content (a view, no copy). */
+    /**
+     * The buffer from element {@code offset} on, sharing its content (a view, no copy). The slice
+     * remembers {@code buf}: as in Open MPI, where the slice is an address, a datatype with negative
+     * displacements may address elements of {@code buf} before the slice (pack, send, receive); only
+     * what lies outside {@code buf} is {@code MPI.ERR_BUFFER}.
+     */
     public static ByteBuffer slice(ByteBuffer buf, int offset) {
-        return buf.slice(offset, buf.capacity() - offset).order(buf.order());
+        return Slices.direct(buf.slice(offset, buf.capacity() - offset).order(buf.order()), buf, offset);
     }
 
     public static CharBuffer slice(CharBuffer buf, int offset) {
-        return buf.slice(offset, buf.capacity() - offset);
+        return Slices.direct(buf.slice(offset, buf.capacity() - offset), buf, offset);
     }
 
     public static ShortBuffer slice(ShortBuffer buf, int offset) {
-        return buf.slice(offset, buf.capacity() - offset);
+        return Slices.direct(buf.slice(offset, buf.capacity() - offset), buf, offset);
     }
 
     public static IntBuffer slice(IntBuffer buf, int offset) {
-        return buf.slice(offset, buf.capacity() - offset);
+        return Slices.direct(buf.slice(offset, buf.capacity() - offset), buf, offset);
     }
 
     public static LongBuffer slice(LongBuffer buf, int offset) {
-        return buf.slice(offset, buf.capacity() - offset);
+        return Slices.direct(buf.slice(offset, buf.capacity() - offset), buf, offset);
     }
 
     public static FloatBuffer slice(FloatBuffer buf, int offset) {
-        return buf.slice(offset, buf.capacity() - offset);
+        return Slices.direct(buf.slice(offset, buf.capacity() - offset), buf, offset);
     }
 
     public static DoubleBuffer slice(DoubleBuffer buf, int offset) {
-        return buf.slice(offset, buf.capacity() - offset);
+        return Slices.direct(buf.slice(offset, buf.capacity() - offset), buf, offset);
     }
 
-    /** A heap buffer over the array from element {@code offset} on (no copy). */
+    /**
+     * A heap buffer over the array from element {@code offset} on (no copy). As a slice of a buffer,
+     * it lets a datatype with negative displacements address the array's elements before it. A
+     * {@code ByteBuffer} is in native byte order, as Open MPI's (it reads the array as memory).
+     */
     public static ByteBuffer slice(byte[] buf, int offset) {
-        return ByteBuffer.wrap(buf, offset, buf.length - offset).slice();
+        return ByteBuffer.wrap(buf, offset, buf.length - offset).slice().order(ByteOrder.nativeOrder());
     }
 
     public static CharBuffer slice(char[] buf, int offset) {

@@ -23,7 +23,9 @@ final class PointToPointCalls {
 
     private static SendRequest startSend(Comm c, String call, Rank me, Object buf, int offset, int count, Datatype type,
                                          int dest, int tag, SendMode mode) {
-        buf = Reinterpreted.forSend(call, buf, offset, count, type);
+        Slices.Parent from = Slices.addressed(buf, offset, count, type);
+        buf = Reinterpreted.forSend(call, from.buffer(), from.offset(), count, type);
+        offset = from.offset();
         Check.buffer(call, buf, offset, count, type);
         Check.dest(call, dest, c.peerCount(me));
         Check.sendTag(call, tag);
@@ -32,6 +34,10 @@ final class PointToPointCalls {
         }
         if (type.map.isObjects()) {
             Check.serializable(call, buf, offset, count, type);
+        }
+        if (mode == SendMode.BUFFERED && Reinterpreted.openMpi(call)
+            && (long) type.map.size() * count <= me.job().config().eagerThreshold()) {
+            mode = SendMode.STANDARD; // Open MPI's buffered send of an eager-sized message: see Comm#bSend
         }
         try {
             Rank to = c.target(me, dest);
@@ -46,6 +52,9 @@ final class PointToPointCalls {
 
     private static RecvRequest startRecv(Comm c, String call, Rank me, Object buf, int offset, int count, Datatype type,
                                          int source, int tag) {
+        Slices.Parent to = Slices.addressed(buf, offset, count, type);
+        buf = to.buffer();
+        offset = to.offset();
         Check.buffer(call, buf, offset, count, type);
         Check.writable(call, buf);
         Check.source(call, source, c.peerCount(me));
@@ -163,7 +172,9 @@ final class PointToPointCalls {
                              SendMode mode) {
         try {
             Rank me = c.rank(call);
-            Check.buffer(call, Reinterpreted.forSend(call, buf, offset, count, type), offset, count, type);
+            Slices.Parent from = Slices.addressed(buf, offset, count, type);
+            Check.buffer(call, Reinterpreted.forSend(call, from.buffer(), from.offset(), count, type), from.offset(),
+                count, type);
             Check.dest(call, dest, c.peerCount(me));
             Check.sendTag(call, tag);
             return new Prequest(me, () -> isend(c, startCall(call), buf, offset, count, type, dest, tag, mode));
@@ -176,7 +187,9 @@ final class PointToPointCalls {
                              int tag) {
         try {
             Rank me = c.rank(call);
-            Check.buffer(call, Reinterpreted.forSend(call, buf, offset, count, type), offset, count, type);
+            Slices.Parent from = Slices.addressed(buf, offset, count, type);
+            Check.buffer(call, Reinterpreted.forSend(call, from.buffer(), from.offset(), count, type), from.offset(),
+                count, type);
             Check.source(call, source, c.peerCount(me));
             Check.recvTag(call, tag);
             return new Prequest(me, () -> irecv(c, startCall(call), buf, offset, count, type, source, tag));

@@ -101,7 +101,7 @@ final class Reinterpreted {
     }
 
     /** Bytes per element of an array or typed NIO buffer of primitives; 0 for anything else. */
-    private static int elementSize(Object buf) {
+    static int elementSize(Object buf) {
         if (buf instanceof byte[]) {
             return 1;
         }

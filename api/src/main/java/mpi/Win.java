@@ -69,8 +69,10 @@ import org.mpjlite.smpdev.collective.Reduction;
  *       have nothing left to complete; {@link #sync} is a full memory fence, valid at any time.</li>
  * </ul>
  * Errors go through the window's error handler, {@code MPI.ERRORS_RETURN} unless
- * {@link #setErrhandler} sets another, as for communicators ({@link Errhandler}). Info hints are
- * accepted and not used: {@link #getInfo} returns an empty info object.
+ * {@link #setErrhandler} sets another, as for communicators ({@link Errhandler}). Of the info hints
+ * only {@code no_locks} is used: with {@code "true"} the program promises no passive target
+ * synchronization, and {@code lock}/{@code lockAll} are {@code MPI.ERR_RMA_SYNC}, as in Open MPI;
+ * {@link #getInfo} returns an empty info object.
  *
  * <p>Thread safety: a window object is one rank's handle; its threads may call it concurrently at
  * {@code THREAD_MULTIPLE} (its epoch bookkeeping is guarded by the handle's monitor, never held
@@ -104,6 +106,8 @@ public final class Win implements Freeable {
     private final Buffer base;
     private final long size;
     private final int dispUnit;
+    /** Info {@code no_locks} was "true" at creation: lock and lockAll are erroneous. */
+    private final boolean noLocks;
     /** This rank's name, attributes and error handler of the window. */
     private final Attributes attributes = new Attributes();
     private volatile boolean freed;
@@ -123,28 +127,39 @@ public final class Win implements Freeable {
     private int[] postGroup;
 
     /**
-     * MPI_Win_create: a window over the first {@code size} bytes of {@code base} on each member of
-     * {@code comm}, whose displacements count {@code dispUnit} bytes. Collective.
+     * MPI_Win_create: a window over the first {@code size} elements of {@code base} on each member of
+     * {@code comm}, whose displacements count {@code dispUnit} elements of {@code base}. As in Open
+     * MPI, whose binding multiplies both by the buffer's element size before calling C, the units are
+     * the buffer's elements: an {@code IntBuffer} window of size 4 and displacement unit 1 holds 16
+     * bytes addressed in steps of 4 ({@code WIN_SIZE} and {@code WIN_DISP_UNIT} give the bytes).
+     * Collective.
      */
     public Win(Buffer base, int size, int dispUnit, Info info, Comm comm) {
-        this("Win.create", comm, FLAVOR_CREATE, memory("Win.create", base, size, dispUnit), size, dispUnit);
+        this("Win.create", comm, FLAVOR_CREATE, memory("Win.create", base, bytes(base, size), bytes(base, dispUnit)),
+            bytes(base, size), (int) bytes(base, dispUnit), info);
     }
 
     /**
      * MPI_Win_allocate ({@link #FLAVOR_PRIVATE}) or MPI_Win_allocate_shared ({@link #FLAVOR_SHARED}):
-     * a window of {@code size} bytes on each member: {@code base} if not null (it must hold
-     * {@code size} bytes), else a new direct native-order {@code ByteBuffer}. Collective.
+     * a window of {@code size} elements of {@code base} on each member (displacement unit
+     * {@code dispUnit} elements, as for {@link #Win(Buffer, int, int, Info, Comm)}): {@code base}
+     * itself if it holds them (the program then sees the window's memory), else a new direct
+     * native-order {@code ByteBuffer} of that many bytes ({@code WIN_BASE} gives it), as Open MPI
+     * allocates the memory whatever {@code base} is; {@code size} bytes when {@code base} is null.
+     * Collective.
      */
     public Win(int size, int dispUnit, Info info, Comm comm, Buffer base, int flavor) {
-        this(flavorCall(flavor), comm, flavor, allocated(flavorCall(flavor), base, size, dispUnit), size, dispUnit);
+        this(flavorCall(flavor), comm, flavor,
+            allocated(flavorCall(flavor), base, bytes(base, size), bytes(base, dispUnit)), bytes(base, size),
+            (int) bytes(base, dispUnit), info);
     }
 
     /** MPI_Win_create_dynamic: a window with no memory until members {@link #attach} some. Collective. */
     public Win(Info info, Comm comm) {
-        this("Win.createDynamic", comm, FLAVOR_DYNAMIC, null, 0, 1);
+        this("Win.createDynamic", comm, FLAVOR_DYNAMIC, null, 0, 1, info);
     }
 
-    private Win(String call, Comm parent, int flavor, Buffer base, long size, int dispUnit) {
+    private Win(String call, Comm parent, int flavor, Buffer base, long size, int dispUnit, Info info) {
         if (parent == null) {
             throw new MPIException(MPI.ERR_COMM, call + ": communicator is null");
         }
@@ -165,6 +180,7 @@ public final class Win implements Freeable {
         this.base = base;
         this.size = size;
         this.dispUnit = dispUnit;
+        this.noLocks = info != null && !info.isNull() && "true".equals(info.get("no_locks"));
         this.locks = new int[r.members().size()];
         this.state = rank.job().shared(new WinState.Key(r.context()), k -> new WinState(r.members().ranks(), flavor));
         state.setMemory(index, base, size, dispUnit);
@@ -196,12 +212,13 @@ public final class Win implements Freeable {
     }
 
     /** The window memory given to MPI_Win_create, checked. */
-    private static Buffer memory(String call, Buffer base, int size, int dispUnit) {
+    private static Buffer memory(String call, Buffer base, long size, long dispUnit) {
         if (size < 0) {
             throw new MPIException(MPI.ERR_SIZE, call + ": size must be >= 0 bytes, was " + size);
         }
-        if (dispUnit <= 0) {
-            throw new MPIException(MPI.ERR_DISP, call + ": displacement unit must be > 0 bytes, was " + dispUnit);
+        if (dispUnit <= 0 || dispUnit > Integer.MAX_VALUE) {
+            throw new MPIException(MPI.ERR_DISP, call + ": displacement unit must be 1.." + Integer.MAX_VALUE
+                + " bytes, was " + dispUnit);
         }
         if (base == null) {
             if (size > 0) {
@@ -220,11 +237,21 @@ public final class Win implements Freeable {
         return base;
     }
 
-    private static Buffer allocated(String call, Buffer base, int size, int dispUnit) {
-        if (base == null && size >= 0 && dispUnit > 0) {
-            return ByteBuffer.allocateDirect(size).order(ByteOrder.nativeOrder());
+    private static Buffer allocated(String call, Buffer base, long size, long dispUnit) {
+        if (base != null && (long) base.capacity() * elementBytes(base) < size) {
+            // Open MPI's binding takes base for its element size only and lets MPI allocate the
+            // memory (Open MPI's own tests pass an empty buffer): a base too small is not the memory.
+            base = null;
+        }
+        if (base == null && size >= 0 && size <= Integer.MAX_VALUE && dispUnit > 0 && dispUnit <= Integer.MAX_VALUE) {
+            return ByteBuffer.allocateDirect((int) size).order(ByteOrder.nativeOrder());
         }
         return memory(call, base, size, dispUnit);
+    }
+
+    /** {@code n} elements of {@code base} in bytes; bytes already when there is no buffer. */
+    private static long bytes(Buffer base, long n) {
+        return base == null ? n : n * elementBytes(base);
     }
 
     private static int elementBytes(Buffer b) {
@@ -238,6 +265,13 @@ public final class Win implements Freeable {
     }
 
     // ---- checks and errors -------------------------------------------------------------------
+
+    private void checkLocksAllowed(String call) {
+        if (noLocks) {
+            throw new MPIException(MPI.ERR_RMA_SYNC, call + ": the window was made with info no_locks=true, a promise"
+                + " of no passive target synchronization");
+        }
+    }
 
     /** The calling rank may use this window in {@code call}. */
     private void live(String call) {
@@ -361,8 +395,8 @@ public final class Win implements Freeable {
             if (base == null) {
                 throw new MPIException(MPI.ERR_BASE, "attach: base is null");
             }
-            memory("attach", base, size, 1);
-            state.attach(index, base, size, "attach");
+            memory("attach", base, bytes(base, size), 1);
+            state.attach(index, base, bytes(base, size), "attach");
         } catch (MPIException e) {
             throw raise(e);
         }
@@ -726,6 +760,7 @@ public final class Win implements Freeable {
         String call = "lock";
         try {
             live(call);
+            checkLocksAllowed(call);
             if (lockType != MPI.LOCK_EXCLUSIVE && lockType != MPI.LOCK_SHARED) {
                 throw new MPIException(MPI.ERR_LOCKTYPE, call + ": lock type " + lockType
                     + " is neither MPI.LOCK_EXCLUSIVE nor MPI.LOCK_SHARED");
@@ -788,6 +823,7 @@ public final class Win implements Freeable {
         String call = "lockAll";
         try {
             live(call);
+            checkLocksAllowed(call);
             checkAssert(call, assertion, MPI.MODE_NOCHECK, "MPI.MODE_NOCHECK");
             synchronized (this) {
                 if (lockAll || lockCount > 0) {
@@ -917,7 +953,9 @@ public final class Win implements Freeable {
     /**
      * The value of attribute {@code keyval}, or null if not set. {@code MPI.WIN_BASE} is this rank's
      * window memory (the {@code Buffer}; null for a dynamic window), {@code MPI.WIN_SIZE} its size in
-     * bytes (a {@code Long}; 0 for a dynamic window), {@code MPI.WIN_DISP_UNIT} an {@code Integer}.
+     * bytes (an {@code Integer}, as Open MPI's binding returns it; a {@code Long} only for a window of
+     * 2 GiB or more, which an {@code Integer} cannot hold; 0 for a dynamic window),
+     * {@code MPI.WIN_DISP_UNIT} an {@code Integer}.
      */
     public Object getAttr(int keyval) {
         try {
@@ -926,7 +964,7 @@ public final class Win implements Freeable {
                 return base;
             }
             if (keyval == MPI.WIN_SIZE) {
-                return size;
+                return size <= Integer.MAX_VALUE ? (Object) (int) size : (Object) size;
             }
             if (keyval == MPI.WIN_DISP_UNIT) {
                 return dispUnit;

@@ -21,7 +21,7 @@ public class Tickets {
         int me = MPI.COMM_WORLD.getRank();
         int size = MPI.COMM_WORLD.getSize();
         IntBuffer counter = MPI.newIntBuffer(1);
-        Win counterWin = new Win(counter, me == 0 ? 4 : 0, 4, null, MPI.COMM_WORLD);
+        Win counterWin = new Win(counter, me == 0 ? 1 : 0, 1, null, MPI.COMM_WORLD);
         IntBuffer one = MPI.newIntBuffer(1).put(0, 1);
         IntBuffer ticket = MPI.newIntBuffer(1);
         long sum = 0;
@@ -33,7 +33,7 @@ public class Tickets {
         counterWin.unlockAll();
         // Rank 0 collects each rank's sum of ticket numbers in its slots.
         IntBuffer sums = MPI.newIntBuffer(size);
-        Win sumsWin = new Win(sums, me == 0 ? 4 * size : 0, 4, null, MPI.COMM_WORLD);
+        Win sumsWin = new Win(sums, me == 0 ? size : 0, 1, null, MPI.COMM_WORLD);
         sumsWin.fence(MPI.MODE_NOPRECEDE);
         sumsWin.put(MPI.newIntBuffer(1).put(0, (int) sum), 1, MPI.INT, 0, me, 1, MPI.INT);
         sumsWin.fence(MPI.MODE_NOSUCCEED);

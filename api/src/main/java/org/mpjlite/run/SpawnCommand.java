@@ -26,7 +26,9 @@ import org.mpjlite.smpdev.Rank;
  *   <li>{@code java [-cp PATH] (MainClass | File.java | app.jar) [args...]}: the command line
  *       form; its words are split at white space (no quoting), the arguments come before
  *       {@code argv}, and {@code -cp} (also {@code -classpath}, {@code --class-path}) replaces the
- *       spawning program's class path. No other java option is taken.</li>
+ *       spawning program's class path. No other java option is taken. As in Open MPI, the command
+ *       may also be just {@code java} with the rest of that line as the first entries of the spawn's
+ *       {@code argv} ({@code spawn("java", {"MainClass", "arg"}, ...)}, see {@link #javaWords}).</li>
  * </ul>
  * Every spawned rank gets a class loader of its own, so its statics are its own.
  *
@@ -56,6 +58,23 @@ public final class SpawnCommand implements AutoCloseable {
         } catch (UsageException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
+    }
+
+    /**
+     * How many leading entries of {@code argv} belong to the java command line when
+     * {@code command} is just {@code java}: Open MPI's Java programs spawn {@code "java"} with java's
+     * {@code -cp PATH} and the main class as the first arguments, as the java launcher reads them.
+     * 0 when the command names its program itself (or there is no argument to name it).
+     */
+    public static int javaWords(String command, String[] argv) {
+        if (command == null || !command.strip().equals("java") || argv == null) {
+            return 0;
+        }
+        int n = 0;
+        while (n + 1 < argv.length && CLASSPATH_OPTIONS.contains(argv[n])) {
+            n += 2;
+        }
+        return n < argv.length ? n + 1 : 0;
     }
 
     private static SpawnCommand load(String command, ClassLoader caller) throws UsageException {

@@ -74,15 +74,51 @@ class AttributeTest {
             assertNull(dup.getAttr(key));
             clone.Attr_delete(key);
             assertNull(clone.getAttr(key));
-            // A freed key can no longer be used.
+            // A freed key still set on dup lives on there (MPI): readable and deletable, not settable.
             Comm.freeKeyval(other);
+            assertEquals(2.5, dup.getAttr(other));
+            assertEquals(2.5, dup.Attr_get(other));
+            assertNull(MPI.COMM_WORLD.getAttr(other));
+            Jobs.assertMpiError(MPI.ERR_KEYVAL, () -> dup.setAttr(other, 1), "setAttr", "keyval " + other, "freed");
+            Jobs.assertMpiError(MPI.ERR_KEYVAL, () -> Comm.freeKeyval(other), "freeKeyval", "freed");
+            // Deleting its last attribute ends it.
+            dup.deleteAttr(other);
             Jobs.assertMpiError(MPI.ERR_KEYVAL, () -> dup.getAttr(other), "getAttr", "keyval " + other);
+            Jobs.assertMpiError(MPI.ERR_KEYVAL, () -> MPI.COMM_WORLD.Attr_get(other), "Attr_get", "keyval");
             Jobs.assertMpiError(MPI.ERR_KEYVAL, () -> dup.setAttr(other, 1), "setAttr", "keyval");
             Jobs.assertMpiError(MPI.ERR_KEYVAL, () -> Comm.freeKeyval(other), "freeKeyval", "freed");
             Jobs.assertMpiError(MPI.ERR_KEYVAL, () -> dup.Attr_get(123456789), "Attr_get", "123456789");
             Jobs.assertMpiError(MPI.ERR_ARG, () -> dup.setAttr(key, null), "setAttr", "null");
             MPI.COMM_WORLD.deleteAttr(key);
             Comm.freeKeyval(key);
+            MPI.COMM_WORLD.Barrier();
+            return null;
+        });
+    }
+
+    @Jobs.AnyRanks
+    void freedKeyLivesUntilItsLastAttributeGoesWithDeleteOrCommFree(World w) {
+        w.run(() -> {
+            int me = MPI.COMM_WORLD.Rank();
+            int key = Comm.createKeyval();
+            Intracomm a = MPI.COMM_WORLD.Dup();
+            a.setAttr(key, me);
+            Intracomm b = a.Dup(); // copies the attribute: two uses
+            Comm.freeKeyval(key);
+            assertEquals(me, a.getAttr(key));
+            assertEquals(me, b.getAttr(key));
+            a.free();
+            assertEquals(me, b.getAttr(key), "b still uses the key");
+            Intracomm c = b.Dup(); // a freed key's attribute is still copied, as MPI's copy callback runs
+            assertEquals(me, c.getAttr(key));
+            b.free();
+            c.deleteAttr(key);
+            Jobs.assertMpiError(MPI.ERR_KEYVAL, () -> c.getAttr(key), "getAttr", "keyval " + key);
+            c.free();
+            // A key freed with nothing set under it is gone at once.
+            int unused = Comm.createKeyval();
+            Comm.freeKeyval(unused);
+            Jobs.assertMpiError(MPI.ERR_KEYVAL, () -> MPI.COMM_WORLD.getAttr(unused), "getAttr", "keyval");
             MPI.COMM_WORLD.Barrier();
             return null;
         });

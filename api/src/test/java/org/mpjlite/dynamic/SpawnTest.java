@@ -106,6 +106,25 @@ class SpawnTest {
         assertEquals("kid said 71", Files.readString(out));
     }
 
+    @ParameterizedTest(name = "{0} parents, {1}")
+    @CsvSource({"1, plain", "3, plain", "2, classpath"})
+    void javaWithTheClassAsFirstArgumentAsOpenMpiProgramsSpawn(int parents, String form) {
+        List<Integer> sums = MpjLite.options().ranks(parents).timeout(Duration.ofSeconds(40)).run(() -> {
+            MPI.Init(new String[0]);
+            String child = SpawnChild.class.getName();
+            String[] argv = form.equals("plain") ? new String[] {child, "a", "b"}
+                : new String[] {"-cp", testClasses(), child, "a", "b"};
+            String[] given = argv.clone();
+            Intercomm ic = MPI.COMM_WORLD.spawn("java", argv, 2, MPI.INFO_NULL, 0, null);
+            int sum = SpawnParent.exchange(ic, 2, 2); // the children got "a", "b": the class is not an argument
+            assertTrue(java.util.Arrays.equals(given, argv), "the program's argv is left alone");
+            MPI.Finalize();
+            return sum;
+        });
+        int n = parents + 2;
+        assertEquals(java.util.Collections.nCopies(parents, n * (n - 1) / 2), sums);
+    }
+
     @Test
     void aCommandLineWithAnotherJavaOptionIsErrSpawn() {
         List<String> messages = MpjLite.run(2, () -> {

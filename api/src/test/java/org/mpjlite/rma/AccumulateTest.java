@@ -28,8 +28,8 @@ class AccumulateTest {
             int n = size();
             IntBuffer ints = MPI.newIntBuffer(2);
             DoubleBuffer doubles = MPI.newDoubleBuffer(2);
-            Win iw = new Win(ints, 8, 4, null, MPI.COMM_WORLD);
-            Win dw = new Win(doubles, 16, 8, null, MPI.COMM_WORLD);
+            Win iw = new Win(ints, 2, 1, null, MPI.COMM_WORLD);
+            Win dw = new Win(doubles, 2, 1, null, MPI.COMM_WORLD);
             IntBuffer one = MPI.newIntBuffer(2).put(0, 1).put(1, me);
             DoubleBuffer half = MPI.newDoubleBuffer(2).put(0, 0.5).put(1, me + 0.25);
             iw.lockAll(0);
@@ -61,7 +61,7 @@ class AccumulateTest {
             int me = rank();
             int n = size();
             IntBuffer mem = MPI.newIntBuffer(n);
-            Win win = new Win(mem, 4 * n, 4, null, MPI.COMM_WORLD);
+            Win win = new Win(mem, n, 1, null, MPI.COMM_WORLD);
             win.fence(0);
             IntBuffer v = MPI.newIntBuffer(1).put(0, 10 + me);
             for (int t = 0; t < n; t++) {
@@ -95,8 +95,8 @@ class AccumulateTest {
             int last = size() - 1;
             IntBuffer ints = MPI.newIntBuffer(1);
             LongBuffer longs = MPI.newLongBuffer(1);
-            Win iw = new Win(ints, 4, 4, null, MPI.COMM_WORLD);
-            Win lw = new Win(longs, 8, 8, null, MPI.COMM_WORLD);
+            Win iw = new Win(ints, 1, 1, null, MPI.COMM_WORLD);
+            Win lw = new Win(longs, 1, 1, null, MPI.COMM_WORLD);
             IntBuffer oneInt = MPI.newIntBuffer(1).put(0, 1);
             LongBuffer oneLong = MPI.newLongBuffer(1).put(0, 1);
             IntBuffer oldInt = MPI.newIntBuffer(1);
@@ -150,7 +150,7 @@ class AccumulateTest {
             if (me == 0) {
                 mem.put(0, -1);
             }
-            Win win = new Win(mem, 8, 4, null, MPI.COMM_WORLD);
+            Win win = new Win(mem, 2, 1, null, MPI.COMM_WORLD);
             MPI.COMM_WORLD.barrier();
             IntBuffer mine = MPI.newIntBuffer(1).put(0, me);
             IntBuffer free = MPI.newIntBuffer(1).put(0, -1);

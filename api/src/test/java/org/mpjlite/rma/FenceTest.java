@@ -9,6 +9,7 @@ import static org.mpjlite.rma.Sizes.size;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.CharBuffer;
 import java.nio.DoubleBuffer;
 import java.nio.IntBuffer;
 import mpi.Datatype;
@@ -16,17 +17,61 @@ import mpi.Group;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.Win;
+import org.mpjlite.p2p.Jobs;
 import org.mpjlite.p2p.Jobs.World;
 
 /** Put and get in fence epochs, over every kind of window memory and with derived datatypes. */
 class FenceTest {
+    @Sizes.AllSizes
+    void sizeAndDisplacementUnitCountElementsOfTheBufferAsInOpenMpi(World w) {
+        w.run(() -> {
+            int me = rank();
+            int n = size();
+            // 3 ints, displacement unit 1 int: 12 bytes in steps of 4; as many doubles in steps of 16.
+            IntBuffer ints = MPI.newIntBuffer(4);
+            Win iw = new Win(ints, 3, 1, null, MPI.COMM_WORLD);
+            DoubleBuffer doubles = MPI.newDoubleBuffer(4);
+            Win dw = new Win(doubles, 4, 2, null, MPI.COMM_WORLD);
+            assertEquals(12, iw.getAttr(MPI.WIN_SIZE)); // an Integer, as Open MPI
+            assertEquals(4, iw.getAttr(MPI.WIN_DISP_UNIT));
+            assertEquals(32, dw.getAttr(MPI.WIN_SIZE));
+            assertEquals(16, dw.getAttr(MPI.WIN_DISP_UNIT));
+            int right = (me + 1) % n;
+            iw.fence(0);
+            dw.fence(0);
+            iw.put(MPI.newIntBuffer(1).put(0, me + 1), 1, MPI.INT, right, 2, 1, MPI.INT); // the last int
+            dw.put(MPI.newDoubleBuffer(1).put(0, me + 0.5), 1, MPI.DOUBLE, right, 1, 1, MPI.DOUBLE); // double 2
+            Jobs.assertMpiError(MPI.ERR_RMA_RANGE,
+                () -> iw.put(MPI.newIntBuffer(1), 1, MPI.INT, right, 3, 1, MPI.INT), "put", "outside");
+            iw.fence(0);
+            dw.fence(0);
+            int left = (me + n - 1) % n;
+            assertEquals(left + 1, ints.get(2));
+            assertEquals(left + 0.5, doubles.get(2));
+            Jobs.assertMpiError(MPI.ERR_SIZE, () -> new Win(ints, 5, 1, null, MPI.COMM_WORLD), "Win", "20 bytes");
+            // Allocated with an empty CharBuffer (Open MPI's win_allocate test): 5 chars of new memory.
+            Win aw = new Win(5, 1, null, MPI.COMM_WORLD, MPI.newCharBuffer(0), Win.FLAVOR_PRIVATE);
+            assertEquals(10, aw.getAttr(MPI.WIN_SIZE));
+            assertEquals(2, aw.getAttr(MPI.WIN_DISP_UNIT));
+            aw.fence(0);
+            aw.put(MPI.newCharBuffer(1).put(0, (char) ('a' + me)), 1, MPI.CHAR, right, 4, 1, MPI.CHAR);
+            aw.fence(0);
+            CharBuffer got = ((ByteBuffer) aw.getAttr(MPI.WIN_BASE)).asCharBuffer();
+            assertEquals((char) ('a' + left), got.get(4));
+            aw.free();
+            iw.free();
+            dw.free();
+            return null;
+        });
+    }
+
     @Sizes.AllSizes
     void putIntoTheRightNeighbourOfARing(World w) {
         w.run(() -> {
             int me = rank();
             int n = size();
             IntBuffer mem = MPI.newIntBuffer(4);
-            Win win = new Win(mem, 16, 4, null, MPI.COMM_WORLD);
+            Win win = new Win(mem, 4, 1, null, MPI.COMM_WORLD);
             IntBuffer out = MPI.newIntBuffer(2);
             out.put(0, 100 * me).put(1, 100 * me + 1);
             win.fence(MPI.MODE_NOPRECEDE);
@@ -50,7 +95,7 @@ class FenceTest {
             Win win = new Win(8, 8, null, MPI.COMM_WORLD, null, Win.FLAVOR_PRIVATE);
             ByteBuffer mine = (ByteBuffer) win.getAttr(MPI.WIN_BASE);
             assertNotNull(mine);
-            assertEquals(8L, win.getAttr(MPI.WIN_SIZE));
+            assertEquals(8, win.getAttr(MPI.WIN_SIZE));
             assertEquals(8, win.getAttr(MPI.WIN_DISP_UNIT));
             mine.putDouble(0, me + 0.5);
             win.fence(0);
@@ -102,7 +147,7 @@ class FenceTest {
             Datatype every2 = Datatype.createVector(4, 1, 2, MPI.INT);
             every2.commit();
             IntBuffer mem = MPI.newIntBuffer(12);
-            Win win = new Win(mem, 48, 4, null, MPI.COMM_WORLD);
+            Win win = new Win(mem, 12, 1, null, MPI.COMM_WORLD);
             IntBuffer out = MPI.newIntBuffer(8);
             for (int i = 0; i < 8; i++) {
                 out.put(i, me * 1000 + i);
@@ -142,7 +187,7 @@ class FenceTest {
             int hr = half.getRank();
             int hn = half.getSize();
             IntBuffer mem = MPI.newIntBuffer(1);
-            Win win = new Win(mem, 4, 4, null, half);
+            Win win = new Win(mem, 1, 1, null, half);
             assertEquals(MPI.IDENT, Group.compare(win.getGroup(), half.getGroup()));
             IntBuffer v = MPI.newIntBuffer(1).put(0, me);
             win.fence(0);
@@ -152,7 +197,7 @@ class FenceTest {
             assertEquals(world[0], mem.get(0));
             win.free();
             IntBuffer own = MPI.newIntBuffer(1);
-            Win self = new Win(own, 4, 4, null, MPI.COMM_SELF);
+            Win self = new Win(own, 1, 1, null, MPI.COMM_SELF);
             self.lock(MPI.LOCK_EXCLUSIVE, 0, 0);
             self.put(v, 1, MPI.INT, 0, 0, 1, MPI.INT);
             self.unlock(0);

@@ -22,7 +22,7 @@ class PassiveTargetTest {
     void exclusiveLocksMakeAPlainGetAndPutIncrementExact(World w) {
         w.run(() -> {
             IntBuffer mem = MPI.newIntBuffer(1);
-            Win win = new Win(mem, 4, 4, null, MPI.COMM_WORLD);
+            Win win = new Win(mem, 1, 1, null, MPI.COMM_WORLD);
             IntBuffer v = MPI.newIntBuffer(1);
             int rounds = 100;
             for (int i = 0; i < rounds; i++) {
@@ -54,7 +54,7 @@ class PassiveTargetTest {
         SHARED_HOLDERS.set(0);
         w.run(() -> {
             int me = rank();
-            Win win = new Win(MPI.newIntBuffer(1), 4, 4, null, MPI.COMM_WORLD);
+            Win win = new Win(MPI.newIntBuffer(1), 1, 1, null, MPI.COMM_WORLD);
             for (int i = 0; i < 50; i++) {
                 if ((i + me) % 3 == 0) {
                     win.lock(MPI.LOCK_EXCLUSIVE, 0, 0);
@@ -82,7 +82,7 @@ class PassiveTargetTest {
             int me = rank();
             int n = size();
             IntBuffer mem = MPI.newIntBuffer(n);
-            Win win = new Win(mem, 4 * n, 4, null, MPI.COMM_WORLD);
+            Win win = new Win(mem, n, 1, null, MPI.COMM_WORLD);
             IntBuffer v = MPI.newIntBuffer(1).put(0, me + 1);
             win.lockAll(MPI.MODE_NOCHECK);
             Request[] puts = new Request[n];
@@ -124,7 +124,7 @@ class PassiveTargetTest {
             int me = rank();
             int n = size();
             IntBuffer mem = MPI.newIntBuffer(1);
-            Win win = new Win(mem, 4, 4, null, MPI.COMM_WORLD);
+            Win win = new Win(mem, 1, 1, null, MPI.COMM_WORLD);
             IntBuffer v = MPI.newIntBuffer(1).put(0, 1);
             for (int t = 0; t < n; t++) {
                 win.lock(MPI.LOCK_SHARED, t, 0);
@@ -143,7 +143,7 @@ class PassiveTargetTest {
     @Test
     void aLockWaitEndsWithAnErrorWhenTheThreadIsInterrupted() {
         new World(2, MatchingKind.LOCK_FREE, Tunables.DEFAULT_EAGER_THRESHOLD).run(() -> {
-            Win win = new Win(MPI.newIntBuffer(1), 4, 4, null, MPI.COMM_WORLD);
+            Win win = new Win(MPI.newIntBuffer(1), 1, 1, null, MPI.COMM_WORLD);
             if (rank() == 0) {
                 win.lock(MPI.LOCK_EXCLUSIVE, 0, 0);
                 MPI.COMM_WORLD.barrier();

@@ -20,7 +20,7 @@ class PscwTest {
             int right = (me + 1) % n;
             int left = (me + n - 1) % n;
             IntBuffer mem = MPI.newIntBuffer(1);
-            Win win = new Win(mem, 4, 4, null, MPI.COMM_WORLD);
+            Win win = new Win(mem, 1, 1, null, MPI.COMM_WORLD);
             Group world = win.getGroup();
             Group toRight = world.incl(new int[] {right});
             Group fromLeft = world.incl(new int[] {left});
@@ -45,7 +45,7 @@ class PscwTest {
             int me = rank();
             int n = size();
             IntBuffer mem = MPI.newIntBuffer(2);
-            Win win = new Win(mem, 8, 4, null, MPI.COMM_WORLD);
+            Win win = new Win(mem, 2, 1, null, MPI.COMM_WORLD);
             Group world = win.getGroup();
             if (me == 0) {
                 mem.put(1, 42);

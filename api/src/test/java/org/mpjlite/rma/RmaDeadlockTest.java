@@ -24,7 +24,7 @@ class RmaDeadlockTest {
     void aLockNeverReleased() {
         String report = deadlockReport(3, () -> {
             MPI.Init(new String[0]);
-            Win win = new Win(MPI.newIntBuffer(1), 4, 4, null, MPI.COMM_WORLD);
+            Win win = new Win(MPI.newIntBuffer(1), 1, 1, null, MPI.COMM_WORLD);
             if (MPI.COMM_WORLD.getRank() == 0) {
                 win.lock(MPI.LOCK_EXCLUSIVE, 1, 0);
                 MPI.COMM_WORLD.barrier();
@@ -43,7 +43,7 @@ class RmaDeadlockTest {
     void aStartWhoseTargetNeverPosts() {
         String report = deadlockReport(2, () -> {
             MPI.Init(new String[0]);
-            Win win = new Win(MPI.newIntBuffer(1), 4, 4, null, MPI.COMM_WORLD);
+            Win win = new Win(MPI.newIntBuffer(1), 1, 1, null, MPI.COMM_WORLD);
             if (MPI.COMM_WORLD.getRank() == 0) {
                 win.start(win.getGroup().incl(new int[] {1}), 0);
             } else {
@@ -58,7 +58,7 @@ class RmaDeadlockTest {
     void aWaitForACompleteThatNeverComes() {
         String report = deadlockReport(2, () -> {
             MPI.Init(new String[0]);
-            Win win = new Win(MPI.newIntBuffer(1), 4, 4, null, MPI.COMM_WORLD);
+            Win win = new Win(MPI.newIntBuffer(1), 1, 1, null, MPI.COMM_WORLD);
             if (MPI.COMM_WORLD.getRank() == 0) {
                 win.post(win.getGroup().incl(new int[] {1}), 0);
                 win.waitFor();

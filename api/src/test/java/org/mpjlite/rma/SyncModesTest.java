@@ -42,7 +42,7 @@ class SyncModesTest {
             for (int s = 0; s < SLOTS; s++) {
                 mem.put(s, 100 * me + s);
             }
-            Win win = new Win(mem, 4 * SLOTS, 4, null, MPI.COMM_WORLD);
+            Win win = new Win(mem, SLOTS, 1, null, MPI.COMM_WORLD);
             Group world = win.getGroup();
             IntBuffer v = MPI.newIntBuffer(1).put(0, 7 + me);
             IntBuffer got = MPI.newIntBuffer(1);

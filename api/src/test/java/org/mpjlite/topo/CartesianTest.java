@@ -347,11 +347,43 @@ class CartesianTest {
             Jobs.assertMpiError(MPI.ERR_ARG, () -> cc.shift(-1, 1), "shift", "direction -1");
             Jobs.assertMpiError(MPI.ERR_ARG, () -> cart.Sub(new boolean[3]), "Sub", "remain_dims", "3 entries");
             Jobs.assertMpiError(MPI.ERR_ARG, () -> cc.sub(null), "sub", "remain_dims", "null");
+            Jobs.assertMpiError(MPI.ERR_ARG, () -> cc.sub(new boolean[1]), "sub", "remain_dims", "1 entries");
             Jobs.assertMpiError(MPI.ERR_DIMS, () -> cart.Map(new int[] {-2}, new boolean[1]), "Map", "dims[0]");
             Jobs.assertMpiError(MPI.ERR_ARG, () -> cc.map(new int[] {n + 1}, new boolean[1]), "map", "more than");
             // Still usable after the errors.
             assertEquals(n, cart.Size());
             cart.Barrier();
+            return null;
+        });
+    }
+
+    @Jobs.AnyRanks
+    void openMpiSubReadsOnlyTheGridsDimensionsOfRemainDims(World w) {
+        w.run(() -> {
+            int n = MPI.COMM_WORLD.getSize();
+            int me = MPI.COMM_WORLD.getRank();
+            // As C reads ndims entries: a fixed-size array longer than the grid's dimensions.
+            CartComm cc = MPI.COMM_WORLD.createCart(new int[] {n, 1}, new boolean[] {false, true}, false);
+            CartComm rows = cc.sub(new boolean[] {true, false, false, true});
+            assertEquals(n, rows.getSize());
+            assertEquals(1, rows.getTopo().getDimCount());
+            assertEquals(me, rows.getRank());
+            CartComm none = cc.sub(new boolean[4]);
+            assertEquals(0, none.getTopo().getDimCount());
+            assertEquals(1, none.getSize());
+            // A 0-dimensional grid (MPI-2.1): rank 0 alone; its sub is 0-dimensional too.
+            CartComm zero = MPI.COMM_WORLD.createCart(new int[0], new boolean[0], false);
+            assertEquals(me != 0, zero.isNull());
+            if (me == 0) {
+                CartComm zeroSub = zero.sub(new boolean[4]);
+                assertEquals(MPI.CART, zeroSub.getTopology());
+                assertEquals(0, zeroSub.getTopo().getDimCount());
+                zeroSub.free();
+                zero.free();
+            }
+            none.free();
+            rows.free();
+            cc.free();
             return null;
         });
     }

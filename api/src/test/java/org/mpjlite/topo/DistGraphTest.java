@@ -21,7 +21,7 @@ import org.mpjlite.p2p.Jobs.World;
  */
 class DistGraphTest {
     private static int[] sources(DistGraphNeighbors nb) {
-        int[] a = new int[nb.getIndegree()];
+        int[] a = new int[nb.getInDegree()];
         for (int i = 0; i < a.length; i++) {
             a[i] = nb.getSource(i);
         }
@@ -29,7 +29,7 @@ class DistGraphTest {
     }
 
     private static int[] destinations(DistGraphNeighbors nb) {
-        int[] a = new int[nb.getOutdegree()];
+        int[] a = new int[nb.getOutDegree()];
         for (int i = 0; i < a.length; i++) {
             a[i] = nb.getDestination(i);
         }
@@ -75,8 +75,8 @@ class DistGraphTest {
                 me == 0 ? allBut(0, n) : new int[0], null, false);
             DistGraphNeighbors un = u.getDistGraphNeighbors();
             assertFalse(un.isWeighted());
-            assertEquals(me == 0 ? n - 1 : 0, un.getOutdegree());
-            assertEquals(me == 0 ? 0 : 1, un.getIndegree());
+            assertEquals(me == 0 ? n - 1 : 0, un.getOutDegree());
+            assertEquals(me == 0 ? 0 : 1, un.getInDegree());
             int[] fromRoot = {-1};
             u.neighborAllGather(new int[] {42 + me}, 1, MPI.INT, me == 0 ? new int[0] : fromRoot, 1, MPI.INT);
             assertEquals(me == 0 ? -1 : 42, fromRoot[0]);
@@ -149,15 +149,15 @@ class DistGraphTest {
             assertTrue(nb.isWeighted());
             assertArrayEquals(ints(wantIn), sources(nb));
             assertArrayEquals(ints(wantOut), destinations(nb));
-            for (int i = 0; i < nb.getIndegree(); i++) {
+            for (int i = 0; i < nb.getInDegree(); i++) {
                 assertEquals(wantInW.get(i), nb.getSourceWeight(i));
             }
             // Along the edges: each out-edge carries its weight; each in-edge must receive its own weight.
-            int[] send = new int[nb.getOutdegree()];
+            int[] send = new int[nb.getOutDegree()];
             for (int j = 0; j < send.length; j++) {
                 send[j] = nb.getDestinationWeight(j);
             }
-            int[] got = new int[nb.getIndegree()];
+            int[] got = new int[nb.getInDegree()];
             int[] counts = new int[got.length];
             int[] displs = new int[got.length];
             for (int i = 0; i < got.length; i++) {
