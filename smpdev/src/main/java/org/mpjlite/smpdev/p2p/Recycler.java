@@ -23,9 +23,10 @@ import org.mpjlite.smpdev.data.TypeMap;
  * that exchange them; a ping-pong allocates nothing, and a one-way stream allocates at the sender
  * once the receiver's list is full (the receiver drops what it cannot keep).
  *
- * <p>Memory ordering: a recycler's lists are read and written by its user thread only; a message
- * taken from them was last written by that thread, and is published to its next receiver by the
- * mailbox that delivers it.
+ * <p>Memory ordering: a recycler's lists are read and written by its user thread only. A message
+ * reaches that thread through the mailbox that delivered it (whose release and acquire order the
+ * sender's last use of it, which comes before the delivery, before the receiver's) or on the
+ * sender's own thread after a claim; it goes to its next receiver the same way.
  */
 final class Recycler {
     private static final VarHandle USER;
