@@ -62,8 +62,8 @@ public final class Tunables {
     public static final int INLINE_ELEMENTS_BYTES = 64;
 
     /**
-     * Messages a rank keeps for reuse (the free list its receivers hand them back to): enough for
-     * a window of small messages in flight; beyond it a received message is left to the collector.
+     * Messages a rank keeps for reuse (the free list of the messages its thread consumed):
+     * enough for a window of small messages; beyond it a received message is left to the collector.
      */
     public static final int RECYCLED_MESSAGES = 64;
 

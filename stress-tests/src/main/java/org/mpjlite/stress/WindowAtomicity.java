@@ -40,7 +40,7 @@ public abstract class WindowAtomicity {
         job.rank(rank).bindToCurrentThread();
         MPI.Init(new String[0]);
         IntBuffer memory = MPI.newIntBuffer(1);
-        Win win = new Win(memory, 4, 4, null, MPI.COMM_WORLD);
+        Win win = new Win(memory, 1, 1, null, MPI.COMM_WORLD); // sizes in elements, as Open MPI
         IntBuffer v = MPI.newIntBuffer(1).put(0, 1);
         for (int i = 0; i < ROUNDS; i++) {
             if (accumulate) {

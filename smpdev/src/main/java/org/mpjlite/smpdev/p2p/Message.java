@@ -18,13 +18,14 @@ import org.mpjlite.smpdev.diag.CallSite;
  * rendezvous messages point at the sender's buffer ({@link #data}) and at the send request to
  * complete once it is copied.
  *
- * <p>Messages are recycled: once received ({@link #consumed}), a message goes back to its
- * sending rank's {@link Recycler}, with its array, unless a probe handed it out
- * ({@link #isExposed}), since the prober may still read it.
+ * <p>Messages are recycled: once received ({@link #consumed}), a message is kept, with its array,
+ * by the {@link Recycler} of the rank whose thread consumed it (the receiver's, or the sender's
+ * after a claim), unless a probe handed it out ({@link #isExposed}), since the prober may still
+ * read it.
  *
  * <p>Written by the sender before it is handed to a mailbox (which publishes it), read by the one
- * thread that matches it, which then hands it back to the recycler (whose atomic hand-over orders
- * that thread's last use before the next sender's first).
+ * thread that matches it, which then keeps it for its own rank's next send (so its last use and the
+ * next sender's first are on one thread).
  */
 public final class Message extends Envelope {
     /** The sender's datatype and item count: the message's signature. */
@@ -34,8 +35,6 @@ public final class Message extends Envelope {
     BasicType type;
     /** Elements of the signature. */
     int count;
-    /** Where the message goes back once received. */
-    private final Recycler home;
     /** The array small eager copies are made in, kept across uses; null until the first. */
     private Object inline;
     private BasicType inlineType;
@@ -55,9 +54,8 @@ public final class Message extends Envelope {
     /** The trace's flow of this message, handed to its receive; 0 when not traced. */
     long flow;
 
-    Message(Recycler home, int context, int source, int tag, TypeMap map, int items, String call) {
+    Message(int context, int source, int tag, TypeMap map, int items, String call) {
         super(context, source, tag);
-        this.home = home;
         describe(map, items, call);
     }
 
@@ -146,8 +144,12 @@ public final class Message extends Envelope {
         }
     }
 
-    /** The message has been received (or dropped): release what it holds, complete its sender. */
-    void consumed() {
+    /**
+     * The message has been received (or dropped): release what it holds, complete its sender, and
+     * leave it to {@code receiving}, the receiving rank's recycler, which keeps it if called on its
+     * user thread.
+     */
+    void consumed(Recycler receiving) {
         if (stash != null) {
             stash.free();
             stash = null;
@@ -166,7 +168,7 @@ public final class Message extends Envelope {
             s.complete(ANY_SOURCE, ANY_TAG, count, type, bytes());
         }
         if (!isExposed()) {
-            home.recycle(this);
+            receiving.keep(this);
         }
     }
 

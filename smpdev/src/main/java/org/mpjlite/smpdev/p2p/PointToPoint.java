@@ -83,6 +83,10 @@ public final class PointToPoint {
                 m.pointAt(buffer, index);
             }
             dest.endpoint().transfer().matched(posted, m);
+            if (dest != me) {
+                // Consumed on this thread, not the receiver's: this rank keeps it for its next send.
+                me.endpoint().recycler().keep(m);
+            }
             return me.endpoint().completedSend();
         }
         long bytes = m.bytes();

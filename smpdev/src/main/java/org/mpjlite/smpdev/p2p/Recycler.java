@@ -8,41 +8,41 @@ import org.mpjlite.smpdev.data.TypeMap;
 
 /**
  * One rank's reuse of the objects of its message path, so that a small message in steady state
- * allocates nothing: the {@link Message}s it sends, which their receivers hand back once received,
- * and one spare {@link RecvRequest} for its blocking receives.
+ * allocates nothing: the {@link Message}s it sends, and one spare {@link RecvRequest} for its
+ * blocking receives.
  *
- * <p>Only one thread of the rank takes from it, the first that sends or receives (the rank's main
- * thread in a program): every other thread allocates, as before. So the taking side needs no
- * atomic but one compare of the calling thread. Received messages come back from other threads onto
- * a lock-free stack (a compare-and-set per message, at most {@link Tunables#RECYCLED_MESSAGES}
- * deep), or straight to the private list when the user thread itself received them; the user
- * thread moves the whole stack to its private list with one exchange when that list is empty. No
- * message is taken out of the stack singly, so the stack has no ABA problem.
+ * <p>Only one thread of the rank uses it, the first that sends or receives (the rank's main thread
+ * in a program): every other thread allocates, as before. So it needs no atomic but one compare of
+ * the calling thread. A message, once received, is kept by the thread that consumed it, if that is
+ * the user thread of the message's sending rank (a message to self, or one the sender moved into a
+ * receive it claimed) or of the receiving rank (one drained from the inbox): it goes into that
+ * rank's free list, at most {@link Tunables#RECYCLED_MESSAGES} deep, and is sent from there next.
+ * No message goes back across threads: handing each received message back to its sender (a
+ * compare-and-set on a stack the sender takes from) wrote one line from both threads per message
+ * and cut a stream of small messages to about half its rate. So messages wander between the ranks
+ * that exchange them; a ping-pong allocates nothing, and a one-way stream allocates at the sender
+ * once the receiver's list is full (the receiver drops what it cannot keep).
  *
- * <p>Memory ordering: the compare-and-set that hands a message back releases every write of the
- * receiving thread to it, and the exchange that takes the stack acquires them.
+ * <p>Memory ordering: a recycler's lists are read and written by its user thread only. A message
+ * reaches that thread through the mailbox that delivered it (whose release and acquire order the
+ * sender's last use of it, which comes before the delivery, before the receiver's) or on the
+ * sender's own thread after a claim; it goes to its next receiver the same way.
  */
 final class Recycler {
-    private static final VarHandle RETURNED;
     private static final VarHandle USER;
 
     static {
         try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            RETURNED = lookup.findVarHandle(Recycler.class, "returned", Message.class);
-            USER = lookup.findVarHandle(Recycler.class, "user", Thread.class);
+            USER = MethodHandles.lookup().findVarHandle(Recycler.class, "user", Thread.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    /** The one thread that takes from this recycler; set once, by the first that asks. */
+    /** The one thread that uses this recycler; set once, by the first that asks. */
     @SuppressWarnings("unused")
     private volatile Thread user;
-    /** Received messages handed back by any thread, newest first. */
-    @SuppressWarnings("unused")
-    private volatile Message returned;
-    /** The user thread's own free messages (beyond {@link #last}). */
+    /** The user thread's free messages (beyond {@link #last}). */
     private Message free;
     /**
      * The message the user thread took last, and whether it is free again: in steady state one
@@ -64,11 +64,8 @@ final class Recycler {
                 m = last;
             } else {
                 m = free;
-                if (m == null && RETURNED.getOpaque(this) != null) {
-                    m = (Message) RETURNED.getAndSet(this, (Message) null);
-                }
                 if (m == null) {
-                    m = new Message(this, context, source, tag, map, items, call);
+                    m = new Message(context, source, tag, map, items, call);
                     last = m;
                     return m;
                 }
@@ -79,41 +76,29 @@ final class Recycler {
             m.reuse(context, source, tag, map, items, call);
             return m;
         }
-        return new Message(this, context, source, tag, map, items, call);
+        return new Message(context, source, tag, map, items, call);
     }
 
     /**
-     * Hands back a received message (any thread): the user thread's own message, received by the
-     * user thread itself (a message to self, or one it moved into a receive it claimed), only
-     * sets a flag; another the user thread received goes to its own list, with no atomic; others
-     * onto the stack. Dropped when the list or the stack is full.
+     * Keeps a consumed message if the calling thread is the user thread: the message it took last
+     * only sets a flag, another goes to the free list (dropped when that is full). Returns whether
+     * it kept it.
      */
-    void recycle(Message m) {
-        if ((Thread) USER.getOpaque(this) == Thread.currentThread()) {
-            if (m == last) {
-                lastFree = true;
-                return;
-            }
-            int depth = free == null ? 1 : free.freeDepth + 1;
-            if (depth <= Tunables.RECYCLED_MESSAGES) {
-                m.nextFree = free;
-                m.freeDepth = depth;
-                free = m;
-            }
-            return;
+    boolean keep(Message m) {
+        if ((Thread) USER.getOpaque(this) != Thread.currentThread()) {
+            return false;
         }
-        for (;;) {
-            Message head = (Message) RETURNED.getVolatile(this);
-            int depth = head == null ? 1 : head.freeDepth + 1;
-            if (depth > Tunables.RECYCLED_MESSAGES) {
-                return;
-            }
-            m.nextFree = head;
+        if (m == last && !lastFree) {
+            lastFree = true;
+            return true;
+        }
+        int depth = free == null ? 1 : free.freeDepth + 1;
+        if (depth <= Tunables.RECYCLED_MESSAGES) {
+            m.nextFree = free;
             m.freeDepth = depth;
-            if (RETURNED.compareAndSet(this, head, m)) {
-                return;
-            }
+            free = m;
         }
+        return true;
     }
 
     /** A receive request: the spare for the user thread when it is free, else a new one. */

@@ -37,7 +37,7 @@ public final class Transfer implements MatchHandler<Message, RecvRequest> {
             r.fail(ErrorClass.ERR_BUFFER, r.call + " on rank " + r.owner().id()
                 + ": cannot write the receive buffer: " + e, m.source(), m.tag(), 0, m.type, 0);
         } finally {
-            m.consumed();
+            m.consumed(r.owner().endpoint().recycler());
         }
     }
 
