@@ -92,11 +92,13 @@ public final class Rank implements Waiter {
     /** What this rank's calls do, under {@code --trace} or {@code --stats}; else null. */
     private final Tracer tracer;
     /**
-     * Loads {@link Tracer} with this class, though no tracer may ever be made: the JIT does not
-     * inline a method whose signature names a class not loaded yet, so with tracing off every
-     * {@link #tracer()} on the message path would stay a real call (18 ns per Send + Recv pair).
+     * Loads the classes of the optional diagnostics with this class, though none of their objects
+     * may ever be made: the JIT does not inline a method whose signature names a class not loaded
+     * yet, so with tracing and {@code --check} off every {@link #tracer()} and
+     * {@link #openRequests()} on the message path would stay a real call (18 ns per Send + Recv
+     * pair for the tracer alone).
      */
-    private static final Class<Tracer> TRACER_LOADED = Tracer.class;
+    private static final Class<?>[] OPTIONAL_DIAGNOSTICS = {Tracer.class, OpenRequests.class};
 
     /** @param origin the job's time zero ({@link System#nanoTime()}), for the times of a trace */
     Rank(Job job, int id, long origin) {

@@ -81,16 +81,16 @@ final class Recycler {
 
     /**
      * Keeps a consumed message if the calling thread is the user thread: the message it took last
-     * only sets a flag, another goes to the free list (dropped when that is full). Returns whether
-     * it kept it.
+     * only sets a flag, another goes to the free list (dropped when that is full, or when another
+     * thread calls: the collector takes it).
      */
-    boolean keep(Message m) {
+    void keep(Message m) {
         if ((Thread) USER.getOpaque(this) != Thread.currentThread()) {
-            return false;
+            return;
         }
         if (m == last && !lastFree) {
             lastFree = true;
-            return true;
+            return;
         }
         int depth = free == null ? 1 : free.freeDepth + 1;
         if (depth <= Tunables.RECYCLED_MESSAGES) {
@@ -98,7 +98,6 @@ final class Recycler {
             m.freeDepth = depth;
             free = m;
         }
-        return true;
     }
 
     /** A receive request: the spare for the user thread when it is free, else a new one. */
