@@ -21,8 +21,8 @@ final class PackCalls {
     static int pack(Comm c, String call, Object in, int offset, int count, Datatype type, Object out, int position) {
         c.localRank(call);
         Slices.Parent from = Slices.addressed(in, offset, count, type);
-        in = from.buffer();
-        offset = from.offset();
+        in = Slices.buffer(from, in);
+        offset = Slices.offset(from, offset);
         Check.buffer(call, "input buffer", in, offset, count, type.units(), type);
         int room = packedRoom(call, "output buffer", out, position);
         if (type.map.isObjects()) {
@@ -45,8 +45,8 @@ final class PackCalls {
     static int unpack(Comm c, String call, Object in, int position, Object out, int offset, int count, Datatype type) {
         c.localRank(call);
         Slices.Parent to = Slices.addressed(out, offset, count, type);
-        out = to.buffer();
-        offset = to.offset();
+        out = Slices.buffer(to, out);
+        offset = Slices.offset(to, offset);
         int room = packedRoom(call, "input buffer", in, position);
         Check.buffer(call, "output buffer", out, offset, count, type.units(), type);
         Check.writable(call, out);

@@ -24,8 +24,8 @@ final class PointToPointCalls {
     private static SendRequest startSend(Comm c, String call, Rank me, Object buf, int offset, int count, Datatype type,
                                          int dest, int tag, SendMode mode) {
         Slices.Parent from = Slices.addressed(buf, offset, count, type);
-        buf = Reinterpreted.forSend(call, from.buffer(), from.offset(), count, type);
-        offset = from.offset();
+        offset = Slices.offset(from, offset);
+        buf = Reinterpreted.forSend(call, Slices.buffer(from, buf), offset, count, type);
         Check.buffer(call, buf, offset, count, type);
         Check.dest(call, dest, c.peerCount(me));
         Check.sendTag(call, tag);
@@ -53,8 +53,8 @@ final class PointToPointCalls {
     private static RecvRequest startRecv(Comm c, String call, Rank me, Object buf, int offset, int count, Datatype type,
                                          int source, int tag) {
         Slices.Parent to = Slices.addressed(buf, offset, count, type);
-        buf = to.buffer();
-        offset = to.offset();
+        buf = Slices.buffer(to, buf);
+        offset = Slices.offset(to, offset);
         Check.buffer(call, buf, offset, count, type);
         Check.writable(call, buf);
         Check.source(call, source, c.peerCount(me));
@@ -173,8 +173,8 @@ final class PointToPointCalls {
         try {
             Rank me = c.rank(call);
             Slices.Parent from = Slices.addressed(buf, offset, count, type);
-            Check.buffer(call, Reinterpreted.forSend(call, from.buffer(), from.offset(), count, type), from.offset(),
-                count, type);
+            int at = Slices.offset(from, offset);
+            Check.buffer(call, Reinterpreted.forSend(call, Slices.buffer(from, buf), at, count, type), at, count, type);
             Check.dest(call, dest, c.peerCount(me));
             Check.sendTag(call, tag);
             return new Prequest(me, () -> isend(c, startCall(call), buf, offset, count, type, dest, tag, mode));
@@ -188,8 +188,8 @@ final class PointToPointCalls {
         try {
             Rank me = c.rank(call);
             Slices.Parent from = Slices.addressed(buf, offset, count, type);
-            Check.buffer(call, Reinterpreted.forSend(call, from.buffer(), from.offset(), count, type), from.offset(),
-                count, type);
+            int at = Slices.offset(from, offset);
+            Check.buffer(call, Reinterpreted.forSend(call, Slices.buffer(from, buf), at, count, type), at, count, type);
             Check.source(call, source, c.peerCount(me));
             Check.recvTag(call, tag);
             return new Prequest(me, () -> irecv(c, startCall(call), buf, offset, count, type, source, tag));

@@ -70,28 +70,38 @@ final class Slices {
     }
 
     /**
-     * {@code buf} and {@code offset} as given, or, when {@code count} items of the derived
-     * {@code type} from element {@code offset} reach before the start of {@code buf} and buf is a slice
-     * of a known parent, that parent and where the same element lies in it.
+     * When {@code count} items of the derived {@code type} from element {@code offset} reach before
+     * the start of {@code buf} and buf is a slice of a known parent, that parent and where the same
+     * element lies in it; null when the call addresses {@code buf} and {@code offset} as given (every
+     * call but those, so the message path allocates nothing here).
      */
     static Parent addressed(Object buf, int offset, int count, Datatype type) {
-        Parent same = new Parent(buf, offset);
         if (!(buf instanceof Buffer b) || type == null || type.map == null || type.direct() || count <= 0
             || type.map.size() == 0) {
-            return same;
+            return null;
         }
         long lo = (long) offset * type.map.unit() + type.map.trueLb() + Math.min(0, (count - 1L) * type.map.extent());
         if (lo >= 0) {
-            return same;
+            return null;
         }
         Parent parent = parentOf(b);
         if (parent == null) {
-            return same;
+            return null;
         }
         // offset counts the type's storage units; the slice's start counts the buffer's elements.
         long start = (long) parent.offset() * (b instanceof ByteBuffer ? 1 : Reinterpreted.elementSize(b));
         int unit = type.map.unit();
-        return start % unit != 0 ? same : new Parent(parent.buffer(), (int) (start / unit) + offset);
+        return start % unit != 0 ? null : new Parent(parent.buffer(), (int) (start / unit) + offset);
+    }
+
+    /** The buffer a call addresses: the parent {@link #addressed} found, or {@code buf}. */
+    static Object buffer(Parent addressed, Object buf) {
+        return addressed == null ? buf : addressed.buffer();
+    }
+
+    /** The offset a call addresses: in the parent {@link #addressed} found, or {@code offset}. */
+    static int offset(Parent addressed, int offset) {
+        return addressed == null ? offset : addressed.offset();
     }
 
     private static Parent parentOf(Buffer b) {
