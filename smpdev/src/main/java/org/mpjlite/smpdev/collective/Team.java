@@ -366,11 +366,11 @@ public final class Team {
             reduced = parks && lines.readOnce(header, units, type, dst, dstIndex);
         }
         if (reduced) {
-            spKnownEpoch(me, epoch);
+            passed(me, epoch);
             leave(me);
             return;
         }
-        spKnownEpoch(me, epoch);
+        passed(me, epoch);
         for (int m = 0; m < members.size(); m++) {
             long h = lines.lvHeader(m, epoch);
             if (h != header) {
@@ -544,7 +544,7 @@ public final class Team {
             await(me, parks ? new Completed(epoch) : new Phase(epoch), call);
             wakeFrom(s, me, false);
         }
-        spKnownEpoch(me, epoch);
+        passed(me, epoch);
     }
 
     /**
@@ -602,6 +602,20 @@ public final class Team {
             if (c + 1 < n) {
                 ringSubtree(s, c + 1);
             }
+        }
+    }
+
+    /**
+     * Member {@code me} knows every member arrived at phase {@code epoch} of its current collective:
+     * so every member has left the collective before it (a member leaves each collective before it
+     * enters the next), which {@link #enter} would otherwise learn by reading every member's LEFT
+     * word, a scan of the whole team every few collectives.
+     */
+    private void passed(int me, long epoch) {
+        spKnownEpoch(me, epoch);
+        long before = lpEntered(me) - 1; // LEFT counts collectives left: all those before this one
+        if (lpKnownLeft(me) < before) {
+            spKnownLeft(me, before);
         }
     }
 
