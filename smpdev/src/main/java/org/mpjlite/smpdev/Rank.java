@@ -65,7 +65,12 @@ public final class Rank implements Waiter {
      * of it, which orders it.
      */
     private Thread confinedTo;
-    /** The threads of this rank parked in a blocking call, with the call; read by the deadlock detector. */
+    /**
+     * The blocking call the rank's main thread is parked in, or null: a field, so that the common
+     * park (the main thread's, every wait of an oversubscribed job) touches no shared map.
+     */
+    private volatile BlockedCall mainBlocked;
+    /** The rank's other threads parked in a blocking call, with the call; read by the deadlock detector. */
     private final java.util.concurrent.ConcurrentHashMap<Thread, BlockedCall> blocked =
         new java.util.concurrent.ConcurrentHashMap<>();
     /** The thread group the rank's main thread runs in, and the threads it starts inherit; or null. */
@@ -364,6 +369,10 @@ public final class Rank implements Waiter {
     public Object enterBlocked(Condition condition, String call) {
         Thread me = Thread.currentThread();
         BlockedCall b = new BlockedCall(call, condition, me);
+        if (me == mainThread) {
+            mainBlocked = b;
+            return b;
+        }
         blocked.put(me, b);
         if (virtual && me != mainThread && tracked.add(me)) {
             trackedEver.incrementAndGet();
@@ -379,12 +388,20 @@ public final class Rank implements Waiter {
     @Override
     public void leaveBlocked(Object token) {
         BlockedCall b = (BlockedCall) token;
-        blocked.remove(b.thread(), b);
+        if (mainBlocked == b) {
+            mainBlocked = null;
+        } else {
+            blocked.remove(b.thread(), b);
+        }
     }
 
     /** The blocking call {@code t} is parked in, or null. */
     public BlockedCall blockedCall(Thread t) {
-        return t == null ? null : blocked.get(t);
+        if (t == null) {
+            return null;
+        }
+        BlockedCall main = mainBlocked;
+        return main != null && main.thread() == t ? main : blocked.get(t);
     }
 
     void markFinished() {

@@ -15,6 +15,7 @@ import org.openjdk.jcstress.annotations.Expect;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.III_Result;
 import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
@@ -37,7 +38,11 @@ public abstract class CollectivesBackToBack {
     private final Job job;
 
     CollectivesBackToBack(WaitMode waitMode) {
-        job = Job.create(JobConfig.builder().ranks(2).matching(MatchingKind.LOCKED).waitMode(waitMode).build());
+        this(2, waitMode);
+    }
+
+    CollectivesBackToBack(int ranks, WaitMode waitMode) {
+        job = Job.create(JobConfig.builder().ranks(ranks).matching(MatchingKind.LOCKED).waitMode(waitMode).build());
     }
 
     int run(int rank) {
@@ -88,6 +93,41 @@ public abstract class CollectivesBackToBack {
         @Actor
         public void rank1(II_Result r) {
             r.r2 = run(1);
+        }
+    }
+
+    /**
+     * Three ranks that park: phases complete through the team's completion word and waiters are
+     * woken down a tree (rank 0 rings ranks 1 and 2; rank 2 runs on a thread of the second actor), so a lost ring hangs a rank (a failure) and a
+     * phase passed too early changes a sum. Sums over three ranks: 6, then 60 + 3 * 7 = 81.
+     */
+    @JCStressTest
+    @Outcome(id = "60781, 60781, 60781", expect = Expect.ACCEPTABLE, desc = "Every collective saw exactly its own data.")
+    @Outcome(expect = Expect.FORBIDDEN, desc = "A collective read another's contribution or a stale slot.")
+    @State
+    public static class ParkingThree extends CollectivesBackToBack {
+        public ParkingThree() {
+            super(3, WaitMode.PARK);
+        }
+
+        @Actor
+        public void rank0(III_Result r) {
+            r.r1 = run(0);
+        }
+
+        /** Ranks 1 and 2: jcstress schedules at most one actor per core, so rank 2 runs on a thread of this actor. */
+        @Actor
+        public void ranks1And2(III_Result r) {
+            int[] third = new int[1];
+            Thread t = new Thread(() -> third[0] = run(2));
+            t.start();
+            r.r2 = run(1);
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            r.r3 = third[0];
         }
     }
 }

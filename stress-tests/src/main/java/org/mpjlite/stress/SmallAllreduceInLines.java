@@ -16,6 +16,7 @@ import org.openjdk.jcstress.annotations.Expect;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.JJJ_Result;
 import org.openjdk.jcstress.infra.results.JJ_Result;
 
 /**
@@ -41,7 +42,11 @@ public abstract class SmallAllreduceInLines {
     private final Job job;
 
     SmallAllreduceInLines(WaitMode waitMode) {
-        job = Job.create(JobConfig.builder().ranks(2).matching(MatchingKind.LOCKED).waitMode(waitMode).build());
+        this(2, waitMode);
+    }
+
+    SmallAllreduceInLines(int ranks, WaitMode waitMode) {
+        job = Job.create(JobConfig.builder().ranks(ranks).matching(MatchingKind.LOCKED).waitMode(waitMode).build());
     }
 
     long run(int rank) {
@@ -98,6 +103,42 @@ public abstract class SmallAllreduceInLines {
         @Actor
         public void rank1(JJ_Result r) {
             r.r2 = run(1);
+        }
+    }
+
+    /**
+     * Three ranks that park: the member that completes a phase reduces once for all and publishes
+     * the result in a line the others read after waking, and the others are woken down a tree
+     * (rank 0 rings ranks 1 and 2; rank 2 runs on a thread of the second actor). Sums over three ranks: A = 6, D = 60, B = 618, C = 7854.
+     */
+    @JCStressTest
+    @Outcome(id = "6606187854, 6606187854, 6606187854", expect = Expect.ACCEPTABLE,
+        desc = "Every collective saw exactly its own data.")
+    @Outcome(expect = Expect.FORBIDDEN, desc = "A result read from another phase, or a result was lost.")
+    @State
+    public static class ParkingThree extends SmallAllreduceInLines {
+        public ParkingThree() {
+            super(3, WaitMode.PARK);
+        }
+
+        @Actor
+        public void rank0(JJJ_Result r) {
+            r.r1 = run(0);
+        }
+
+        /** Ranks 1 and 2: jcstress schedules at most one actor per core, so rank 2 runs on a thread of this actor. */
+        @Actor
+        public void ranks1And2(JJJ_Result r) {
+            long[] third = new long[1];
+            Thread t = new Thread(() -> third[0] = run(2));
+            t.start();
+            r.r2 = run(1);
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            r.r3 = third[0];
         }
     }
 }

@@ -47,7 +47,7 @@ final class EpochLines {
 
     EpochLines(int members) {
         this.members = members;
-        lines = ByteBuffer.allocateDirect(members * MEMBER + MEMBER).alignedSlice(MEMBER)
+        lines = ByteBuffer.allocateDirect(members * MEMBER + 2 * MEMBER).alignedSlice(MEMBER)
             .order(ByteOrder.nativeOrder());
         scratch = new Object[members][][];
         views = new Part[members][];
@@ -127,6 +127,37 @@ final class EpochLines {
             contributions[m].sendIndex = m * units;
         }
         Reducer.reduce(contributions, 0, members, 0, units, dst, dstIndex, type, op, s[1]);
+    }
+
+    /** The line where a phase's one reduction is published: after every member's lines. */
+    private int resultAt() {
+        return members * MEMBER;
+    }
+
+    /**
+     * Reduces, when every member's line carries {@code header} (the same call), the lines of
+     * {@code epoch} into {@code dst} and publishes the result in the result line; false (nothing
+     * written) when some line differs, for the caller to compare the calls.
+     */
+    boolean reduceOnce(int me, long epoch, long header, int units, BasicType type, Reduction op, Object dst, int dstIndex) {
+        for (int m = 0; m < members; m++) {
+            if (lvHeader(m, epoch) != header) {
+                return false;
+            }
+        }
+        reduce(me, epoch, units, type, op, dst, dstIndex);
+        Copier.copy(dst, dstIndex, lines, dataIndex(resultAt(), type), units, type);
+        soHeader(resultAt(), header);
+        return true;
+    }
+
+    /** Copies the result {@link #reduceOnce} published for {@code header} into {@code dst}; false if there is none. */
+    boolean readOnce(long header, int units, BasicType type, Object dst, int dstIndex) {
+        if ((long) HEADER.getAcquire(lines, resultAt()) != header) {
+            return false;
+        }
+        Copier.copy(lines, dataIndex(resultAt(), type), dst, dstIndex, units, type);
+        return true;
     }
 
     /** Member {@code me}'s parts that point {@link Reducer} at the contributions in its scratch. */

@@ -107,6 +107,7 @@ public final class Team {
      * never overlap. Null for smaller teams.
      */
     private final AtomicLongArray arrivals;
+    private final boolean parks;
 
     private Team(Membership members, int split) {
         this.members = members;
@@ -115,11 +116,12 @@ public final class Team {
         for (int i = 0; i < SLOTS; i++) {
             slots[i] = new Slot(members.size());
         }
-        this.state = new long[members.size() * PAD];
+        this.state = new long[(members.size() + 1) * PAD];
         this.lines = new EpochLines(members.size());
         this.check = members.rank(0).job().config().check();
         this.waits = members.rank(0).job().waitStrategy();
         this.arrivals = isLarge() ? new AtomicLongArray(ARRIVAL_RING) : null;
+        this.parks = waits.parksAtOnce();
     }
 
     /** True for a team of more than {@link Tunables#LARGE_TEAM} members (see {@link #arrivals}). */
@@ -283,6 +285,9 @@ public final class Team {
             lines.mark(me, epoch);
             arriveAt(me, epoch);
             if (reached(epoch)) {
+                if (parks) {
+                    svCompleted(epoch);
+                }
                 wakeAll();
             }
             leave(me);
@@ -291,7 +296,7 @@ public final class Team {
             }
             return;
         }
-        arrive(me, call);
+        arrive(s, me, call);
         int other = verdict(s, lpEntered(me) - 1);
         if (other >= 0) {
             throw mismatch(s, me, other, call);
@@ -303,7 +308,7 @@ public final class Team {
             error = e;
         }
         if (!buffersFree) {
-            arrive(me, call);
+            arrive(s, me, call);
         }
         // Nobody reads this member's receive buffer, nor (after the second phase) its send buffer:
         // drop the references to user buffers now.
@@ -350,12 +355,22 @@ public final class Team {
         long header = EpochLines.header(epoch, units, type, op.builtin());
         lines.publish(me, header, src, srcIndex, units, type);
         arriveAt(me, epoch);
+        boolean reduced;
         if (arrivedInLines(epoch)) {
-            wakeAll();
+            // With ranks that park, the member that completes the phase reduces for everyone.
+            reduced = parks && lines.reduceOnce(me, epoch, header, units, type, op, dst, dstIndex);
+            completed(s, me, epoch);
         } else {
-            await(me, () -> arrivedInLines(epoch), call);
+            await(me, parks ? new Completed(epoch) : () -> arrivedInLines(epoch), call);
+            wakeFrom(s, me, false);
+            reduced = parks && lines.readOnce(header, units, type, dst, dstIndex);
         }
-        spKnownEpoch(me, epoch);
+        if (reduced) {
+            passed(me, epoch);
+            leave(me);
+            return;
+        }
+        passed(me, epoch);
         for (int m = 0; m < members.size(); m++) {
             long h = lines.lvHeader(m, epoch);
             if (h != header) {
@@ -398,7 +413,7 @@ public final class Team {
      * the same answer).
      */
     private int verdict(Slot s, long op) {
-        if (!isLarge()) {
+        if (!isLarge() && !parks) {
             return firstMismatch(s.parts);
         }
         Slot.Verdict v = s.verdict;
@@ -467,6 +482,7 @@ public final class Team {
         int pivot = pivot(parts);
         if (me == pivot || me == other) {
             parts[me].site = CallSite.here();
+            wakeAll(); // members of the collective may have parked waiting for this site
         }
         for (Part named : new Part[] {parts[pivot], parts[other]}) {
             if (named.blocking) {
@@ -518,16 +534,89 @@ public final class Team {
      * followed by volatile loads of the others' (a Dekker pattern) guarantees that at least the last
      * of simultaneous arrivals sees the phase complete, and rings the doorbells of any that parked.
      */
-    private void arrive(int me, String call) {
+    private void arrive(Slot s, int me, String call) {
         long epoch = lpEpoch(me) + 1;
         lines.mark(me, epoch);
         arriveAt(me, epoch);
         if (reached(epoch)) {
-            wakeAll();
+            completed(s, me, epoch);
         } else {
-            await(me, new Phase(epoch), call);
+            await(me, parks ? new Completed(epoch) : new Phase(epoch), call);
+            wakeFrom(s, me, false);
         }
+        passed(me, epoch);
+    }
+
+    /**
+     * Member {@code me} saw phase {@code epoch} of the collective in {@code s} complete on arriving:
+     * with ranks that park, it publishes that in the team's completion word (which waiters read
+     * instead of every member's epoch) and rings the root of the wake-up tree; then it wakes whom
+     * {@link #wakeFrom} says. Several members arriving at once may all see the phase complete: they
+     * store the same epoch, and each stores it before it arrives at the next phase, which cannot
+     * complete without it, so the word never goes back.
+     */
+    private void completed(Slot s, int me, long epoch) {
+        if (parks) {
+            svCompleted(epoch);
+            if (me != 0) {
+                ringSubtree(s, 0);
+            }
+        }
+        wakeFrom(s, me, true);
+    }
+
+    /**
+     * Wakes, once member {@code me} knows a phase of the collective in {@code s} complete, the
+     * members it is responsible for. With ranks that spin, the member that completed the phase
+     * rings every member. With ranks that park, a tree: every member rings its children 2m+1 and
+     * 2m+2 as it wakes (and rings for a child not in a blocking call: a mismatched non-blocking
+     * one), so that the unparks are spread over the members, running on every core, instead of
+     * made one after another by the last to arrive. No wake-up is lost: a member rings its
+     * children only after it has seen the completion (a volatile read) and a child registers on its
+     * doorbell before re-checking (a volatile write), so either the ring finds the child parked or
+     * the child's re-check sees the completion.
+     */
+    private void wakeFrom(Slot s, int me, boolean completed) {
+        if (!parks) {
+            if (completed) {
+                wakeAll();
+            }
+            return;
+        }
+        ringChildren(s, me);
+    }
+
+    /** Rings member {@code m}; if it is not in a blocking call of this collective, rings its children for it. */
+    private void ringSubtree(Slot s, int m) {
+        members.rank(m).doorbell().ring();
+        if (!s.parts[m].blocking) {
+            ringChildren(s, m);
+        }
+    }
+
+    private void ringChildren(Slot s, int m) {
+        int n = members.size();
+        int c = 2 * m + 1;
+        if (c < n) {
+            ringSubtree(s, c);
+            if (c + 1 < n) {
+                ringSubtree(s, c + 1);
+            }
+        }
+    }
+
+    /**
+     * Member {@code me} knows every member arrived at phase {@code epoch} of its current collective:
+     * so every member has left the collective before it (a member leaves each collective before it
+     * enters the next), which {@link #enter} would otherwise learn by reading every member's LEFT
+     * word, a scan of the whole team every few collectives.
+     */
+    private void passed(int me, long epoch) {
         spKnownEpoch(me, epoch);
+        long before = lpEntered(me) - 1; // LEFT counts collectives left: all those before this one
+        if (lpKnownLeft(me) < before) {
+            spKnownLeft(me, before);
+        }
     }
 
     /**
@@ -559,6 +648,42 @@ public final class Team {
                 }
             }
         }
+    }
+
+    /** Waiting, with ranks that park, for the word the member that completes a phase stores: one read. */
+    private final class Completed implements Condition, Awaited {
+        private final long epoch;
+
+        Completed(long epoch) {
+            this.epoch = epoch;
+        }
+
+        @Override
+        public boolean isMet() {
+            return lvCompleted() >= epoch;
+        }
+
+        @Override
+        public String describe(Job job) {
+            return "";
+        }
+
+        @Override
+        public void addAwaitedRanks(Job job, java.util.BitSet ranks) {
+            for (int m = 0; m < members.size(); m++) {
+                if (lvEpoch(m) < epoch) {
+                    ranks.set(members.worldRank(m));
+                }
+            }
+        }
+    }
+
+    private long lvCompleted() {
+        return (long) STATE.getVolatile(state, members.size() * PAD);
+    }
+
+    private void svCompleted(long epoch) {
+        STATE.setVolatile(state, members.size() * PAD, epoch);
     }
 
     /** Publishes member {@code me}'s arrival at phase {@code epoch}: its epoch word, and in a large team the count. */

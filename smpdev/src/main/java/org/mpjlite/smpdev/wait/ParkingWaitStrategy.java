@@ -21,6 +21,11 @@ final class ParkingWaitStrategy implements WaitStrategy {
         }
     }
 
+    @Override
+    public boolean parksAtOnce() {
+        return true;
+    }
+
     /** Parks until {@code condition} holds; the caller has just found it false. */
     static void parkUntilMet(Waiter waiter, Condition condition, String call) {
         Object blocked = null;

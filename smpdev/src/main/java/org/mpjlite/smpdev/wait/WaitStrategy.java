@@ -21,6 +21,15 @@ public interface WaitStrategy {
     void await(Waiter waiter, Condition condition, String call);
 
     /**
+     * True when a waiter parks at once: the ranks outnumber the cores, so a waiter is woken by a
+     * ring rather than seeing its condition while it spins, and a thread that is running does the
+     * work its waiters would otherwise repeat (the collective engine takes its oversubscribed paths).
+     */
+    default boolean parksAtOnce() {
+        return false;
+    }
+
+    /**
      * The strategy for a job of {@code ranks} ranks waiting in {@code mode}: spin then park while
      * every rank has a core ({@link WaitMode#AUTO}) or always ({@link WaitMode#SPIN}); park at once
      * otherwise, where a spinning rank would steal the core of the rank it waits for.
