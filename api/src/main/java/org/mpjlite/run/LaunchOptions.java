@@ -253,7 +253,8 @@ final class LaunchOptions {
         throw new UsageException("option " + option + " needs a positive number of seconds, not '" + value + "'");
     }
 
-    private static boolean takesValue(String option) {
+    /** Whether {@code option} takes a value (the next argument, or after {@code =}). */
+    static boolean takesValue(String option) {
         switch (option) {
             case "-np":
             case "-n":

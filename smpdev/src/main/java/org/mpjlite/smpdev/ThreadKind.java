@@ -73,6 +73,55 @@ public enum ThreadKind {
         }
     }
 
+    /**
+     * What to add to the report of a rank of this kind whose main thread overflowed its stack: how
+     * large that stack was, what bounds it, and what gives it more. A platform rank's stack is the
+     * {@code stackSize} it was made with (0: the JVM's default, {@code -Xss}). A virtual rank's
+     * frames live on the stack of the platform thread carrying it while it runs, and the JVM makes
+     * its carrier threads with its default thread stack: {@code -Xss} bounds a virtual rank,
+     * whatever {@code stackSize} says. {@code bin/mpjrun} starts the JVM with {@code -Xss} set to
+     * {@code --stack-size}; a job run in-process has the stacks of the JVM it runs in.
+     *
+     * @return the note, starting with a space
+     */
+    String overflowNote(long stackSize) {
+        long jvm = jvmThreadStackSize();
+        String bigger = "a larger --stack-size (MpjLite.options().stackSize(bytes) in-process) gives it more";
+        if (this == PLATFORM || (jvm > 0 && jvm >= stackSize)) {
+            long size = this == PLATFORM && stackSize > 0 ? stackSize : jvm;
+            String where = this == PLATFORM ? (stackSize > 0 ? "" : ", the JVM's default thread stack (-Xss),")
+                : ", the JVM's default thread stack (-Xss, which bounds a virtual rank; mpjrun sets it to"
+                    + " --stack-size),";
+            return " (the rank's stack" + (size > 0 ? " of " + bytes(size) : "") + where + " is full: " + bigger + ")";
+        }
+        return " (a virtual rank's stack is bounded by the JVM's default thread stack, -Xss"
+            + (jvm > 0 ? " (" + bytes(jvm) + " here)" : "") + ", not by the stack size asked for ("
+            + bytes(stackSize) + "): mpjrun starts the JVM with -Xss set to --stack-size; a job run in-process"
+            + " needs the JVM started with -Xss" + bytes(stackSize) + ", or platform ranks)";
+    }
+
+    /** The JVM's default stack of a new thread ({@code -Xss}), in bytes; 0 when it cannot tell. */
+    static long jvmThreadStackSize() {
+        try {
+            String kib = java.lang.management.ManagementFactory
+                .getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class)
+                .getVMOption("ThreadStackSize").getValue();
+            return Long.parseLong(kib) << 10;
+        } catch (RuntimeException | LinkageError e) {
+            return 0; // not a HotSpot JVM (no such bean or option): the note says less
+        }
+    }
+
+    /** {@code 8m}, {@code 512k} or a number of bytes: as --stack-size and -Xss take it. */
+    private static String bytes(long n) {
+        for (int shift = 30; shift > 0; shift -= 10) {
+            if (n != 0 && n % (1L << shift) == 0) {
+                return (n >> shift) + "kmg".substring(shift / 10 - 1, shift / 10);
+            }
+        }
+        return String.valueOf(n);
+    }
+
     private static MethodHandle newVirtualHandle() {
         if (Runtime.version().feature() < 21) {
             return null; // JDK 19 and 20 have them only as a preview
