@@ -28,6 +28,11 @@ public enum ThreadKind {
      * unstarted thread; null before JDK 21.
      */
     private static final MethodHandle NEW_VIRTUAL = newVirtualHandle();
+    /** {@code Thread.isVirtual()}; null before JDK 21. */
+    private static final MethodHandle IS_VIRTUAL = NEW_VIRTUAL == null ? null : isVirtualHandle();
+    /** See {@link #virtualThreadsGroup()}: asked of a virtual thread never started. */
+    private static final ThreadGroup VIRTUAL_THREADS_GROUP = NEW_VIRTUAL == null ? null
+        : VIRTUAL.newThread(null, "mpjlite-thread-group-probe", 0, () -> { }).getThreadGroup();
 
     /**
      * The kind a job gets unless told: platform. Virtual ranks start a thousand ranks in a fraction
@@ -120,6 +125,36 @@ public enum ThreadKind {
             }
         }
         return String.valueOf(n);
+    }
+
+    /**
+     * The thread group of every virtual thread, and of the platform threads that virtual threads
+     * create (they cannot be told apart by rank); null before JDK 21, when there is none.
+     */
+    public static ThreadGroup virtualThreadsGroup() {
+        return VIRTUAL_THREADS_GROUP;
+    }
+
+    /** Whether {@code t} is a virtual thread (never before JDK 21). */
+    static boolean isVirtual(Thread t) {
+        if (IS_VIRTUAL == null) {
+            return false;
+        }
+        try {
+            return (boolean) IS_VIRTUAL.invokeExact(t);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException("Thread.isVirtual() failed", e);
+        }
+    }
+
+    private static MethodHandle isVirtualHandle() {
+        try {
+            return MethodHandles.publicLookup().findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("JDK " + Runtime.version() + " has no Thread.isVirtual()", e);
+        }
     }
 
     private static MethodHandle newVirtualHandle() {
