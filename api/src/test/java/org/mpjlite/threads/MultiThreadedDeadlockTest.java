@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.locks.ReentrantLock;
@@ -287,9 +288,13 @@ class MultiThreadedDeadlockTest {
         assertEquals(List.of(42, 41), results);
     }
 
-    /** What rank 0's main thread waits in while its other thread, which has blocked in MPI before, computes. */
+    /**
+     * What rank 0's main thread waits in while its other thread, which has blocked in MPI before,
+     * computes; or, for POOL_TASK, while a task of the common pool computes and its other thread is
+     * blocked in MPI.
+     */
     enum MainWait {
-        QUEUE_TAKE, JOIN, LOCK, MONITOR
+        QUEUE_TAKE, JOIN, LOCK, MONITOR, POOL_TASK
     }
 
     static Stream<Arguments> kindsWaitsAndSizes() {
@@ -299,13 +304,13 @@ class MultiThreadedDeadlockTest {
 
     /**
      * Rank 0's main thread waits (untimed, outside MPI) for its worker, which blocked in MPI once
-     * (so a virtual rank knows it) and then computes, while rank 1 and any others wait in MPI for
-     * rank 0: a virtual main thread that cannot be seen waiting for the worker is still not stuck,
-     * since the worker runs. Never reported.
+     * (so a virtual rank knows it) and then computes, or for a task of the common pool (no rank's
+     * thread), while rank 1 and any others wait in MPI for rank 0: a virtual main thread that cannot
+     * be seen waiting for the thread that will wake it is still not stuck. Never reported.
      */
     @ParameterizedTest(name = "{0} threads, {1}, {2} ranks")
     @MethodSource("kindsWaitsAndSizes")
-    @DisplayName("a main thread waiting for a thread of its rank that computes is never reported")
+    @DisplayName("a main thread waiting for a thread that computes is never reported")
     void aMainThreadWaitingForAComputingThreadIsNotReported(ThreadKind threads, MainWait wait, int ranks) {
         ReentrantLock lock = new ReentrantLock();
         Object monitor = new Object();
@@ -317,6 +322,9 @@ class MultiThreadedDeadlockTest {
                 Thread.sleep(200); // rank 0's worker blocks in its receive meanwhile
                 MPI.COMM_WORLD.Send(new int[] {40}, 0, 1, MPI.INT, 0, 0);
                 MPI.COMM_WORLD.Recv(got, 0, 1, MPI.INT, 0, 1); // blocked while rank 0 computes
+                if (wait == MainWait.POOL_TASK) {
+                    MPI.COMM_WORLD.Send(got, 0, 1, MPI.INT, 0, 2);
+                }
             } else if (me == 0) {
                 BlockingQueue<Integer> queue = new LinkedBlockingQueue<>();
                 CountDownLatch taken = new CountDownLatch(1);
@@ -335,9 +343,14 @@ class MultiThreadedDeadlockTest {
                         }
                     } else {
                         taken.countDown();
-                        busyFor(BUSY_MILLIS);
+                        if (wait != MainWait.POOL_TASK) {
+                            busyFor(BUSY_MILLIS);
+                        }
                     }
                     queue.add(in[0] + 1);
+                    if (wait == MainWait.POOL_TASK) {
+                        MPI.COMM_WORLD.Recv(in, 0, 1, MPI.INT, 1, 2); // blocked while the pool computes
+                    }
                 }, "worker-0");
                 worker.start();
                 taken.await();
@@ -357,10 +370,14 @@ class MultiThreadedDeadlockTest {
                             got[0] = queue.take();
                         }
                     }
+                    case POOL_TASK -> {
+                        CompletableFuture.runAsync(() -> busyFor(BUSY_MILLIS)).join();
+                        got[0] = queue.take();
+                    }
                     default -> throw new AssertionError(wait);
                 }
-                worker.join();
                 MPI.COMM_WORLD.Send(got, 0, 1, MPI.INT, 1, 1);
+                worker.join();
             }
             MPI.COMM_WORLD.Barrier();
             MPI.Finalize();
