@@ -29,9 +29,10 @@ import org.mpjlite.smpdev.ThreadKind;
 /**
  * Ranks on virtual threads (JDK 21 and later): every wait of a rank unmounts instead of pinning its
  * carrier, and the job's supervision (deadlock report, time limit, failure) works as with platform
- * threads. The other deadlock, failure and status tests run on virtual ranks too when the build's
- * JDK is 21 or later, where virtual is the default; on JDK 17 this class checks only that virtual
- * ranks are refused.
+ * threads, and an overflowing stack is reported with what bounds it. The deadlock tests of
+ * multi-threaded ranks (MultiThreadedDeadlockTest) and the launcher's stack test
+ * (StackSizeLaunchTest) run on virtual ranks too when the build's JDK is 21 or later; on JDK 17
+ * this class checks only that virtual ranks are refused.
  */
 class VirtualRanksTest {
     @TempDir

@@ -37,11 +37,24 @@ public enum ThreadKind {
     /**
      * The kind a job gets unless told: platform. Virtual ranks start a thousand ranks in a fraction
      * of the time and memory (docs/PERFORMANCE.md, "Many ranks") and are the choice for jobs of
-     * thousands of ranks, but they are not yet the default: a virtual thread's stack is limited as
-     * {@code -Xss} limits it (deep recursion such as deserializing a long linked list overflows where
-     * a rank's 8 MiB platform stack does not), a virtual thread that joins or waits on a lock is
-     * invisible to the deadlock detector, and non-blocking intercommunicator collectives have been
-     * seen not to complete with virtual ranks.
+     * thousands of ranks. Where they differ from platform ranks:
+     * <ul>
+     *   <li>Stack: a virtual thread runs on the stack of its carrier thread, which the JVM makes
+     *       with its default thread stack, {@code -Xss}: that, not {@link JobConfig#stackSize()},
+     *       bounds how deep a virtual rank recurses. {@code bin/mpjrun} starts the JVM with
+     *       {@code -Xss} set to {@code --stack-size} (8m by default), so under it virtual ranks
+     *       recurse as deep as platform ranks; a job run in-process has the {@code -Xss} of the JVM
+     *       it runs in (1m unless the JVM was started with more), and a rank that overflows it is
+     *       reported with what bounds its stack.</li>
+     *   <li>Deadlock detection at {@code THREAD_MULTIPLE}: what a virtual thread joins or which lock
+     *       it waits for cannot be seen ({@code ThreadMXBean} does not show virtual threads). A
+     *       virtual thread waiting outside MPI while its rank's other threads are blocked in MPI
+     *       counts as waiting for them, and is reported with the call it waits in; a virtual
+     *       thread a rank created that has never blocked in MPI keeps the rank counting as able to
+     *       progress (nothing lists it), leaving such a deadlock to {@code --timeout}.</li>
+     *   <li>Non-blocking intercommunicator collectives have been seen not to complete with virtual
+     *       ranks.</li>
+     * </ul>
      */
     public static final ThreadKind DEFAULT = PLATFORM;
 
