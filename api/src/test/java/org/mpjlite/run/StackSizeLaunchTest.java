@@ -17,42 +17,36 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.mpjlite.smpdev.ThreadKind;
 
 /**
  * {@code --stack-size} through {@code bin/mpjrun} for virtual ranks: a virtual thread recurses only
  * as deep as the JVM's {@code -Xss} lets its carrier thread, so the script starts the JVM with
- * {@code -Xss} set to {@code --stack-size}. A list of 5,000 nodes sent as {@code MPI.OBJECT}
- * (serialization recurses once per node) needs about 4 MiB: it overflows the 1 MiB of a JVM's
- * default thread stack, and fits the 8 MiB of a rank's default stack.
+ * {@code -Xss} set to {@code --stack-size}. 5,000 arrays nested in each other sent as
+ * {@code MPI.OBJECT} (serialization recurses once per level) overflow the 1 MiB of a JVM's default
+ * thread stack, and fit the 8 MiB of a rank's default stack (about twice over).
  */
 class StackSizeLaunchTest {
-    private static final String NODES = "5000";
+    private static final String LEVELS = "5000";
 
     @TempDir
     Path dir;
 
-    /** Rank 0 broadcasts a list of args[0] nodes; every rank counts them. */
+    /** Rank 0 broadcasts args[0] arrays nested in each other; every rank counts the levels. */
     private Path program() throws Exception {
-        return Sources.write(dir, "LongList.java", String.join("\n",
+        return Sources.write(dir, "Nested.java", String.join("\n",
             "import mpi.*;",
-            "public class LongList {",
-            "    static final class Node implements java.io.Serializable {",
-            "        final int value; final Node next;",
-            "        Node(int value, Node next) { this.value = value; this.next = next; }",
-            "    }",
+            "public class Nested {",
             "    public static void main(String[] args) throws Exception {",
             "        MPI.Init(args);",
-            "        int length = Integer.parseInt(args[0]);",
-            "        Node head = null;",
-            "        for (int i = length - 1; i >= 0; i--) head = new Node(i, head);",
-            "        Object[] buf = {MPI.COMM_WORLD.Rank() == 0 ? head : null};",
+            "        Object[] nest = {};",
+            "        for (int i = Integer.parseInt(args[0]); i > 0; i--) nest = new Object[] {nest};",
+            "        Object[] buf = {MPI.COMM_WORLD.Rank() == 0 ? nest : null};",
             "        MPI.COMM_WORLD.Bcast(buf, 0, 1, MPI.OBJECT, 0);",
-            "        int n = 0;",
-            "        for (Node x = (Node) buf[0]; x != null; x = x.next) if (x.value == n) n++;",
-            "        if (n != length) throw new IllegalStateException(\"got \" + n + \" nodes\");",
-            "        System.out.println(\"rank \" + MPI.COMM_WORLD.Rank() + \" got \" + n + \" nodes\");",
+            "        int levels = 0;",
+            "        for (Object[] x = (Object[]) buf[0]; x.length == 1; x = (Object[]) x[0]) levels++;",
+            "        System.out.println(\"rank \" + MPI.COMM_WORLD.Rank() + \" got \" + levels + \" levels\");",
             "        MPI.Finalize();",
             "    }",
             "}",
@@ -70,15 +64,15 @@ class StackSizeLaunchTest {
         }
     }
 
-    @ParameterizedTest(name = "{0} ranks")
-    @ValueSource(ints = {1, 3})
+    @ParameterizedTest(name = "{0} threads, {1} ranks")
+    @CsvSource({"platform, 1", "platform, 3", "virtual, 1", "virtual, 3"})
     @Timeout(120)
-    void virtualRanksRecurseAsDeepAsTheDefaultStackLets(int ranks) throws Exception {
-        assumeTrue(ThreadKind.VIRTUAL.available(), "JDK 21 or later");
-        List<String> r = mpjrun("-np", String.valueOf(ranks), "--threads", "virtual", program().toString(), NODES);
+    void ranksOfEitherKindRecurseAsDeepAsTheDefaultStackLets(String threads, int ranks) throws Exception {
+        assumeTrue(ThreadKind.parse(threads).available(), "JDK 21 or later");
+        List<String> r = mpjrun("-np", String.valueOf(ranks), "--threads", threads, program().toString(), LEVELS);
         assertEquals("0", r.get(0), r.toString());
         for (int rank = 0; rank < ranks; rank++) {
-            assertTrue(r.get(1).contains("rank " + rank + " got " + NODES + " nodes\n"), r.toString());
+            assertTrue(r.get(1).contains("rank " + rank + " got " + LEVELS + " levels\n"), r.toString());
         }
     }
 
@@ -86,7 +80,7 @@ class StackSizeLaunchTest {
     @Timeout(120)
     void aVirtualRankRecursingPastTheStackSizeIsReportedWithTheStackThatBoundsIt() throws Exception {
         assumeTrue(ThreadKind.VIRTUAL.available(), "JDK 21 or later");
-        List<String> r = mpjrun("-np", "3", "--threads", "virtual", "--stack-size", "1m", program().toString(), NODES);
+        List<String> r = mpjrun("-np", "3", "--threads", "virtual", "--stack-size", "1m", program().toString(), LEVELS);
         assertEquals("1", r.get(0), r.toString());
         String err = r.get(2);
         assertTrue(err.startsWith("mpjrun: rank 0 failed: java.lang.StackOverflowError (the rank's stack of 1m, the"
