@@ -330,8 +330,8 @@ public final class Rank implements Waiter {
         if (!virtual) {
             return true;
         }
-        String kind = WALKER.walk(frames -> frames.limit(CONSTRUCTION_FRAMES).filter(f -> f.getMethodName().equals("<init>"))
-            .map(StackWalker.StackFrame::getClassName)
+        String kind = WALKER.walk(frames -> frames.limit(CONSTRUCTION_FRAMES)
+            .filter(f -> f.getMethodName().equals("<init>")).map(StackWalker.StackFrame::getClassName)
             .filter(c -> c.equals("jdk.internal.misc.CarrierThread") || c.equals("java.lang.VirtualThread"))
             .findFirst().orElse(""));
         if (kind.equals("jdk.internal.misc.CarrierThread")) {

@@ -40,9 +40,13 @@ import org.mpjlite.smpdev.wait.Doorbell;
  * program, a missed one leaves it to {@code --timeout}.
  *
  * <p>A virtual rank (see {@code ThreadKind}) has no thread group: its threads are its main thread
- * and the threads that have blocked in MPI, which the rank tracks. While a thread its threads
- * created has never blocked in MPI, the rank counts as able to progress (that thread may be
- * running, and nothing lists it).
+ * and the threads that have blocked in MPI, which the rank tracks. While a virtual thread its
+ * threads created has never blocked in MPI, the rank counts as able to progress (that thread may
+ * be running, and nothing lists it). A platform thread they created that has never blocked in MPI
+ * is among the platform threads that virtual threads created, which the JVM lists together: the
+ * rank can be stuck only when each of those is parked in MPI (for whichever rank) or waits for a
+ * stuck thread, so a thread left running or idle anywhere in the JVM by a virtual thread keeps
+ * such a rank counting as able to progress.
  *
  * <p>Virtual threads are not in {@code ThreadMXBean}: what such a thread joins, or which lock or
  * monitor it waits for, cannot be seen. A virtual thread of the rank (its main thread, or one it
@@ -54,9 +58,10 @@ import org.mpjlite.smpdev.wait.Doorbell;
  * the rank counting as able to progress: I/O (a virtual thread reading a socket parks, where a
  * platform thread would be running in native code), a process, a reference queue, and the tasks
  * of fork-join pools and {@code CompletableFuture} (the common pool's threads are nobody's). So is
- * a thread inside MPJ Lite without being parked on the rank's doorbell. A wait on an object whose
- * waker is a thread outside the job (in-process jobs can share objects with the test that runs
- * them) would be taken for a deadlock, which is why the report names such a wait for what it is.
+ * a thread inside MPJ Lite without being parked on the rank's doorbell. A wait for a thread
+ * outside the job (in-process jobs can share objects with the code that runs them) would be taken
+ * for a deadlock: the report says what the virtual thread waits in and that what it waits for
+ * cannot be seen.
  *
  * <p>Immutable once built; built on the supervising thread from the ranks' published state.
  */
@@ -138,9 +143,6 @@ final class RankThreads {
         }
         List<Thread> live = virtual ? trackedLiveThreads(rank, finished)
             : census.liveThreads(group, finished ? rank.mainThread() : null);
-        // A platform thread of a virtual rank that has never blocked in MPI is among the platform
-        // threads that virtual threads created, which the JVM lists together, not by rank: each of
-        // them is looked at, and any that may run keeps this rank counting as able to progress.
         List<Thread> unowned = new ArrayList<>();
         if (virtual && rank.hasUntrackedPlatformThreads()) {
             unowned.addAll(census.liveThreads(ThreadKind.virtualThreadsGroup(), null));
