@@ -79,7 +79,7 @@ public final class Rank implements Waiter {
     /**
      * Set when the rank runs on a virtual thread: it cannot be in a thread group, so the rank tracks
      * its threads itself ({@link #trackedThreads}, {@link #hasUntrackedVirtualThreads},
-     * {@link #hasUntrackedPlatformThreads}).
+     * {@link #untrackedPlatformThreads}).
      */
     private volatile boolean virtual;
     /** Threads of a virtual rank other than its main thread that have blocked in MPI. */
@@ -312,12 +312,12 @@ public final class Rank implements Waiter {
     }
 
     /**
-     * Whether a virtual rank's threads have created a platform thread that never blocked in MPI:
-     * the deadlock detector then looks at every platform thread that virtual threads created
-     * (the JVM lists them, though not by rank).
+     * Where a virtual rank's platform threads that never blocked in MPI are, if its threads created
+     * any: the thread group of every platform thread that virtual threads create (the JVM lists them
+     * there, though not by rank), which the deadlock detector then looks at; else null.
      */
-    public boolean hasUntrackedPlatformThreads() {
-        return createdPlatform.get() > trackedPlatform.get();
+    public ThreadGroup untrackedPlatformThreads() {
+        return virtual && createdPlatform.get() > trackedPlatform.get() ? ThreadKind.virtualThreadsGroup() : null;
     }
 
     /**

@@ -144,7 +144,7 @@ public enum ThreadKind {
      * The thread group of every virtual thread, and of the platform threads that virtual threads
      * create (they cannot be told apart by rank); null before JDK 21, when there is none.
      */
-    public static ThreadGroup virtualThreadsGroup() {
+    static ThreadGroup virtualThreadsGroup() {
         return VIRTUAL_THREADS_GROUP;
     }
 

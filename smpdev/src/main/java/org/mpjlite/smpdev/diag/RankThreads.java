@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 import org.mpjlite.smpdev.Rank;
-import org.mpjlite.smpdev.ThreadKind;
 import org.mpjlite.smpdev.wait.Doorbell;
 
 /**
@@ -144,8 +143,9 @@ final class RankThreads {
         List<Thread> live = virtual ? trackedLiveThreads(rank, finished)
             : census.liveThreads(group, finished ? rank.mainThread() : null);
         List<Thread> unowned = new ArrayList<>();
-        if (virtual && rank.hasUntrackedPlatformThreads()) {
-            unowned.addAll(census.liveThreads(ThreadKind.virtualThreadsGroup(), null));
+        ThreadGroup untracked = rank.untrackedPlatformThreads();
+        if (untracked != null) {
+            unowned.addAll(census.liveThreads(untracked, null));
             unowned.removeAll(live);
         }
         if (live.isEmpty() && unowned.isEmpty()) {
