@@ -112,6 +112,15 @@ public final class MpjLite {
         /**
          * The stack of each rank's main thread, in bytes, as {@code mpjrun --stack-size}: 8 MiB by
          * default (what a main thread typically has), 0 for the JVM's default ({@code -Xss}).
+         *
+         * <p>Platform ranks only: a virtual rank ({@link #threads}) runs on the stack of its carrier
+         * thread, which the JVM makes with its default thread stack, so the calling JVM's
+         * {@code -Xss} (1 MiB unless it was started with more) bounds how deep a virtual rank
+         * recurses, whatever is set here. {@code mpjrun} starts its JVM with {@code -Xss} set to
+         * {@code --stack-size}; in-process, start the JVM with {@code -Xss} as large as the stack the
+         * ranks need (say {@code -Xss8m}), or run platform ranks. A rank that overflows its stack
+         * fails with the {@code StackOverflowError}, and the job's report ({@link JobFailedException}'s
+         * message) says how large the rank's stack was, what bounds it and what gives it more.
          */
         public Options stackSize(long bytes) {
             config.stackSize(bytes);
@@ -119,8 +128,10 @@ public final class MpjLite {
         }
 
         /**
-         * What each rank runs on, as {@code mpjrun --threads}: {@link ThreadKind#VIRTUAL} (JDK 21 and
-         * later, the default there) or {@link ThreadKind#PLATFORM} (the default on JDK 17 to 20).
+         * What each rank runs on, as {@code mpjrun --threads}: {@link ThreadKind#PLATFORM} (the
+         * default, {@link ThreadKind#DEFAULT}) or {@link ThreadKind#VIRTUAL} (JDK 21 and later; see
+         * {@link ThreadKind#DEFAULT} for how virtual ranks differ, and {@link #stackSize} for their
+         * stack).
          *
          * @throws IllegalArgumentException for virtual threads on a JDK before 21
          */

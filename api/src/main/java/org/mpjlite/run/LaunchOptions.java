@@ -60,15 +60,17 @@ final class LaunchOptions {
         "                               because small sends are buffered deadlocks, and is reported",
         "  --timeout SECONDS            stop the job after SECONDS with a report of every rank",
         "  --threads platform|virtual   what each rank runs on: a platform thread (the default) or",
-        "                               a virtual thread (JDK 21 and later; no --stack-size).",
+        "                               a virtual thread (JDK 21 and later).",
         "                               Platform ranks cost an OS thread each: a few thousand fit",
         "                               well, about 10,000 at most (about 180 KB of memory each,",
         "                               and the OS's limits on threads); that is all JDK 17 to 20",
         "                               offer. Virtual ranks cost about 40 KB: 10,000 start in a",
         "                               few seconds within 0.6 GB, and 100,000 in 30 to 45 s",
         "                               within about 4 GB (default heap, 2 cores, 24 GB)",
-        "  --stack-size BYTES           stack of each rank's main platform thread (default 8m,",
-        "                               what a program's main thread typically has); suffixes k, m, g",
+        "  --stack-size BYTES           stack of each rank's main thread (default 8m, what a",
+        "                               program's main thread typically has); suffixes k, m, g.",
+        "                               A virtual rank's stack is the JVM's -Xss, which mpjrun",
+        "                               sets to it (within the 1m to 1g the JVM takes)",
         "  --check                      costly misuse checks: a send buffer changed while its",
         "                               non-blocking send is pending is an error; requests never",
         "                               completed are listed at Finalize; reports name the line of",
@@ -253,7 +255,8 @@ final class LaunchOptions {
         throw new UsageException("option " + option + " needs a positive number of seconds, not '" + value + "'");
     }
 
-    private static boolean takesValue(String option) {
+    /** Whether {@code option} takes a value (the next argument, or after {@code =}). */
+    static boolean takesValue(String option) {
         switch (option) {
             case "-np":
             case "-n":

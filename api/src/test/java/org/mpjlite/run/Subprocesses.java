@@ -14,6 +14,9 @@ import java.util.List;
 
 /** Helpers of the tests that run {@code bin/mpjrun} in a subprocess and send it signals. */
 final class Subprocesses {
+    /** {@code bin/mpjrun} of this repository. */
+    static final Path SCRIPT = Path.of("..", "bin", "mpjrun").toAbsolutePath().normalize();
+
     private Subprocesses() {
     }
 
@@ -26,10 +29,20 @@ final class Subprocesses {
      * are this JVM's.
      */
     static Process startMpjrun(String signals, String... args) throws IOException {
-        Path script = Path.of("..", "bin", "mpjrun").toAbsolutePath().normalize();
-        assumeTrue(Files.isRegularFile(script) && succeeds("env", "--default-signal=" + signals, "bash", "-c", "true"),
+        assumeTrue(Files.isRegularFile(SCRIPT) && succeeds("env", "--default-signal=" + signals, "bash", "-c", "true"),
             "bash and an env that resets signals (GNU coreutils 8.31 or later)");
-        List<String> command = new ArrayList<>(List.of("env", "--default-signal=" + signals, "bash", script.toString()));
+        return start(List.of("env", "--default-signal=" + signals, "bash"), args);
+    }
+
+    /** Starts {@code bin/mpjrun args} through bash; skips the test without bash. MPJ Lite and the JDK are this JVM's. */
+    static Process startMpjrun(List<String> args) throws IOException {
+        assumeTrue(Files.isRegularFile(SCRIPT) && succeeds("bash", "-c", "true"), "bash");
+        return start(List.of("bash"), args.toArray(new String[0]));
+    }
+
+    private static Process start(List<String> shell, String... args) throws IOException {
+        List<String> command = new ArrayList<>(shell);
+        command.add(SCRIPT.toString());
         command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command);
         pb.environment().put("MPJLITE_CLASSPATH", System.getProperty("java.class.path"));

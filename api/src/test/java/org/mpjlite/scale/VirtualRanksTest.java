@@ -19,6 +19,8 @@ import mpi.Request;
 import mpi.Status;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.mpjlite.JobFailedException;
 import org.mpjlite.MpjLite;
 import org.mpjlite.smpdev.JobTimeoutException;
@@ -27,9 +29,10 @@ import org.mpjlite.smpdev.ThreadKind;
 /**
  * Ranks on virtual threads (JDK 21 and later): every wait of a rank unmounts instead of pinning its
  * carrier, and the job's supervision (deadlock report, time limit, failure) works as with platform
- * threads. The other deadlock, failure and status tests run on virtual ranks too when the build's
- * JDK is 21 or later, where virtual is the default; on JDK 17 this class checks only that virtual
- * ranks are refused.
+ * threads, and an overflowing stack is reported with what bounds it. The deadlock tests of
+ * multi-threaded ranks (MultiThreadedDeadlockTest) and the launcher's stack test
+ * (StackSizeLaunchTest) run on virtual ranks too when the build's JDK is 21 or later; on JDK 17
+ * this class checks only that virtual ranks are refused.
  */
 class VirtualRanksTest {
     @TempDir
@@ -136,6 +139,36 @@ class VirtualRanksTest {
             }));
         assertTrue(e.getCause() instanceof JobTimeoutException, e.getMessage());
         assertTrue(e.getMessage().contains("  rank 1: Recv(source=0, tag=0"), e.getMessage());
+    }
+
+    private static int recurse(int depth) {
+        return recurse(depth + 1) + 1;
+    }
+
+    /**
+     * A virtual rank recurses as deep as the JVM's -Xss lets its carrier thread, whatever stack size
+     * the job asks for (here 1g, more than any -Xss the JVM takes): the report of its overflow says so.
+     */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {1, 3})
+    void aVirtualRankOverflowingItsStackIsToldWhatBoundsIt(int ranks) {
+        assumeTrue(ThreadKind.VIRTUAL.available(), "JDK 21 or later");
+        JobFailedException e = assertThrows(JobFailedException.class,
+            () -> MpjLite.options().ranks(ranks).threads(ThreadKind.VIRTUAL).stackSize(1L << 30).run(() -> {
+                MPI.Init(new String[0]);
+                if (MPI.COMM_WORLD.Rank() == ranks - 1) {
+                    recurse(0);
+                }
+                MPI.COMM_WORLD.Barrier();
+                return null;
+            }));
+        assertEquals(ranks - 1, e.rank());
+        assertTrue(e.getCause() instanceof StackOverflowError, e.getMessage());
+        assertTrue(e.getMessage().startsWith("rank " + (ranks - 1) + " failed: java.lang.StackOverflowError (a virtual"
+            + " rank's stack is bounded by the JVM's default thread stack, -Xss"), e.getMessage());
+        assertTrue(e.getMessage().endsWith(", not by the stack size asked for (1g): mpjrun starts the JVM with -Xss"
+            + " set to --stack-size; a job run in-process needs the JVM started with -Xss1g, or platform ranks)"),
+            e.getMessage());
     }
 
     @Test

@@ -427,7 +427,9 @@ public final class Job {
         long now = System.nanoTime();
         Rank[] table = ranks;
         String who = rank >= 0 && rank < table.length ? table[rank].toString() : "rank " + rank;
-        if (failure.compareAndSet(null, new RankFailure(rank, cause, code, who))) {
+        String note = !(cause instanceof StackOverflowError) || rank < 0 || rank >= table.length ? ""
+            : (table[rank].isVirtual() ? ThreadKind.VIRTUAL : ThreadKind.PLATFORM).overflowNote(config.stackSize());
+        if (failure.compareAndSet(null, new RankFailure(rank, cause, code, who, note))) {
             failedAt = now;
             wakeAll();
             supervisor.jobFailed();

@@ -38,15 +38,21 @@ public final class Rank implements Waiter {
 
     /**
      * The rank of the calling thread. Threads a rank's thread creates inherit it; each such creation
-     * is counted for a virtual rank, which has no thread group to list its threads by.
+     * is counted for a virtual rank, which has no thread group to list its threads by. A carrier
+     * thread of virtual threads that a rank's thread happens to make the JVM start belongs to no
+     * rank, and inherits none.
      */
     private static final InheritableThreadLocal<Rank> CURRENT = new InheritableThreadLocal<>() {
         @Override
         protected Rank childValue(Rank parent) {
-            parent.threadCreated();
-            return parent;
+            return parent.threadCreated() ? parent : null;
         }
     };
+
+    /** Looks at the frames of a thread's construction, from {@code childValue} up. */
+    private static final StackWalker WALKER = StackWalker.getInstance();
+    /** Enough frames to reach the constructor of a carrier thread from {@code childValue} (9 on JDK 21 to 25). */
+    private static final int CONSTRUCTION_FRAMES = 16;
 
     private static final int NEW = 0;
     private static final int INITIALIZED = 1;
@@ -77,14 +83,21 @@ public final class Rank implements Waiter {
     private volatile ThreadGroup threads;
     /**
      * Set when the rank runs on a virtual thread: it cannot be in a thread group, so the rank tracks
-     * its threads itself ({@link #trackedThreads}, {@link #hasUntrackedThreads}).
+     * its threads itself ({@link #trackedThreads}, {@link #hasUntrackedVirtualThreads},
+     * {@link #untrackedPlatformThreads}).
      */
     private volatile boolean virtual;
     /** Threads of a virtual rank other than its main thread that have blocked in MPI. */
     private final java.util.Set<Thread> tracked = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    /** Threads created by a virtual rank's threads (they inherit the rank), and how many of them were tracked. */
-    private final java.util.concurrent.atomic.AtomicInteger created = new java.util.concurrent.atomic.AtomicInteger();
-    private final java.util.concurrent.atomic.AtomicInteger trackedEver = new java.util.concurrent.atomic.AtomicInteger();
+    /**
+     * Threads created by a virtual rank's threads (they inherit the rank), and how many of them were
+     * tracked: virtual ones, which nothing else lists, and platform ones, which the JVM lists (in
+     * the thread group of virtual threads' platform children).
+     */
+    private final java.util.concurrent.atomic.AtomicInteger createdVirtual = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicInteger trackedVirtual = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicInteger createdPlatform = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicInteger trackedPlatform = new java.util.concurrent.atomic.AtomicInteger();
     /** Set once the rank's main thread has returned or thrown. */
     private volatile boolean finished;
     /** Requests the program has not completed, under {@code --check} only; else null. */
@@ -293,19 +306,44 @@ public final class Rank implements Waiter {
     }
 
     /**
-     * Whether a virtual rank's threads have created a thread that never blocked in MPI: it may be
-     * running, and nothing lists it (virtual ranks have no thread group), so the rank may make
-     * progress. Counts every thread ever created, so once true it stays true; the deadlock detector
-     * then errs toward no report, which leaves a deadlock to {@code --timeout}.
+     * Whether a virtual rank's threads have created a virtual thread that never blocked in MPI: it
+     * may be running, and nothing lists it (virtual threads are in no thread group, nor in
+     * {@code ThreadMXBean}), so the rank may make progress. Counts every thread ever created, so
+     * once true it stays true; the deadlock detector then errs toward no report, which leaves a
+     * deadlock to {@code --timeout}.
      */
-    public boolean hasUntrackedThreads() {
-        return created.get() > trackedEver.get();
+    public boolean hasUntrackedVirtualThreads() {
+        return createdVirtual.get() > trackedVirtual.get();
     }
 
-    private void threadCreated() {
-        if (virtual) {
-            created.incrementAndGet();
+    /**
+     * Where a virtual rank's platform threads that never blocked in MPI are, if its threads created
+     * any: the thread group of every platform thread that virtual threads create (the JVM lists them
+     * there, though not by rank), which the deadlock detector then looks at; else null.
+     */
+    public ThreadGroup untrackedPlatformThreads() {
+        return virtual && createdPlatform.get() > trackedPlatform.get() ? ThreadKind.virtualThreadsGroup() : null;
+    }
+
+    /**
+     * Counts a thread being constructed by one of this rank's threads (a virtual rank's), by its
+     * kind, which the constructor's frames tell; false for a carrier thread of virtual threads (a
+     * virtual thread may make the JVM start one), which is no rank's. Thread creation is costly
+     * anyway; the look at a few frames is made for virtual ranks only.
+     */
+    private boolean threadCreated() {
+        if (!virtual) {
+            return true;
         }
+        String kind = WALKER.walk(frames -> frames.limit(CONSTRUCTION_FRAMES)
+            .filter(f -> f.getMethodName().equals("<init>")).map(StackWalker.StackFrame::getClassName)
+            .filter(c -> c.equals("jdk.internal.misc.CarrierThread") || c.equals("java.lang.VirtualThread"))
+            .findFirst().orElse(""));
+        if (kind.equals("jdk.internal.misc.CarrierThread")) {
+            return false;
+        }
+        (kind.isEmpty() ? createdPlatform : createdVirtual).incrementAndGet();
+        return true;
     }
 
     /**
@@ -375,7 +413,7 @@ public final class Rank implements Waiter {
         }
         blocked.put(me, b);
         if (virtual && me != mainThread && tracked.add(me)) {
-            trackedEver.incrementAndGet();
+            (ThreadKind.isVirtual(me) ? trackedVirtual : trackedPlatform).incrementAndGet();
         }
         return b;
     }

@@ -9,8 +9,11 @@ package org.mpjlite.smpdev;
  * @param exitCode the exit code the job ends with
  * @param who the failing rank as reports name it ({@code rank 5}, and a spawned rank's place in its
  *        own world: see {@link Rank#toString()})
+ * @param note what {@link #describe()} adds after the cause, starting with a space, or empty: for a
+ *        {@code StackOverflowError}, the rank's stack size, what bounds it and what gives it more
+ *        (a virtual rank's is the JVM's {@code -Xss}, see {@link ThreadKind})
  */
-public record RankFailure(int rank, Throwable cause, int exitCode, String who) {
+public record RankFailure(int rank, Throwable cause, int exitCode, String who, String note) {
     /** Exit code of a job in which a rank threw. */
     public static final int EXCEPTION_EXIT_CODE = 1;
 
@@ -37,6 +40,6 @@ public record RankFailure(int rank, Throwable cause, int exitCode, String who) {
             int eol = report.indexOf('\n');
             return eol < 0 ? report : report.substring(0, eol);
         }
-        return who + " failed: " + cause;
+        return who + " failed: " + cause + note;
     }
 }

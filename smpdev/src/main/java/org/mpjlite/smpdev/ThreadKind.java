@@ -28,15 +28,33 @@ public enum ThreadKind {
      * unstarted thread; null before JDK 21.
      */
     private static final MethodHandle NEW_VIRTUAL = newVirtualHandle();
+    /** {@code Thread.isVirtual()}; null before JDK 21. */
+    private static final MethodHandle IS_VIRTUAL = NEW_VIRTUAL == null ? null : isVirtualHandle();
+    /** See {@link #virtualThreadsGroup()}: asked of a virtual thread never started. */
+    private static final ThreadGroup VIRTUAL_THREADS_GROUP = NEW_VIRTUAL == null ? null
+        : VIRTUAL.newThread(null, "mpjlite-thread-group-probe", 0, () -> { }).getThreadGroup();
 
     /**
      * The kind a job gets unless told: platform. Virtual ranks start a thousand ranks in a fraction
      * of the time and memory (docs/PERFORMANCE.md, "Many ranks") and are the choice for jobs of
-     * thousands of ranks, but they are not yet the default: a virtual thread's stack is limited as
-     * {@code -Xss} limits it (deep recursion such as deserializing a long linked list overflows where
-     * a rank's 8 MiB platform stack does not), a virtual thread that joins or waits on a lock is
-     * invisible to the deadlock detector, and non-blocking intercommunicator collectives have been
-     * seen not to complete with virtual ranks.
+     * thousands of ranks. Where they differ from platform ranks:
+     * <ul>
+     *   <li>Stack: a virtual thread runs on the stack of its carrier thread, which the JVM makes
+     *       with its default thread stack, {@code -Xss}: that, not {@link JobConfig#stackSize()},
+     *       bounds how deep a virtual rank recurses. {@code bin/mpjrun} starts the JVM with
+     *       {@code -Xss} set to {@code --stack-size} (8m by default), so under it virtual ranks
+     *       recurse as deep as platform ranks; a job run in-process has the {@code -Xss} of the JVM
+     *       it runs in (1m unless the JVM was started with more), and a rank that overflows it is
+     *       reported with what bounds its stack.</li>
+     *   <li>Deadlock detection at {@code THREAD_MULTIPLE}: what a virtual thread joins or which lock
+     *       it waits for cannot be seen ({@code ThreadMXBean} does not show virtual threads). A
+     *       virtual thread waiting outside MPI while its rank's other threads are blocked in MPI
+     *       counts as waiting for them, and is reported with the call it waits in; a virtual
+     *       thread a rank created that has never blocked in MPI keeps the rank counting as able to
+     *       progress (nothing lists it), leaving such a deadlock to {@code --timeout}.</li>
+     *   <li>Non-blocking intercommunicator collectives have been seen not to complete with virtual
+     *       ranks.</li>
+     * </ul>
      */
     public static final ThreadKind DEFAULT = PLATFORM;
 
@@ -70,6 +88,85 @@ public enum ThreadKind {
             throw e;
         } catch (Throwable e) {
             throw new IllegalStateException("cannot create a virtual thread", e);
+        }
+    }
+
+    /**
+     * What to add to the report of a rank of this kind whose main thread overflowed its stack: how
+     * large that stack was, what bounds it, and what gives it more. A platform rank's stack is the
+     * {@code stackSize} it was made with (0: the JVM's default, {@code -Xss}). A virtual rank's
+     * frames live on the stack of the platform thread carrying it while it runs, and the JVM makes
+     * its carrier threads with its default thread stack: {@code -Xss} bounds a virtual rank,
+     * whatever {@code stackSize} says. {@code bin/mpjrun} starts the JVM with {@code -Xss} set to
+     * {@code --stack-size}; a job run in-process has the stacks of the JVM it runs in.
+     *
+     * @return the note, starting with a space
+     */
+    String overflowNote(long stackSize) {
+        long jvm = jvmThreadStackSize();
+        String bigger = "a larger --stack-size (MpjLite.options().stackSize(bytes) in-process) gives it more";
+        if (this == PLATFORM || (jvm > 0 && jvm >= stackSize)) {
+            long size = this == PLATFORM && stackSize > 0 ? stackSize : jvm;
+            String where = this == PLATFORM ? (stackSize > 0 ? "" : ", the JVM's default thread stack (-Xss),")
+                : ", the JVM's default thread stack (-Xss, which bounds a virtual rank; mpjrun sets it to"
+                    + " --stack-size),";
+            return " (the rank's stack" + (size > 0 ? " of " + bytes(size) : "") + where + " is full: " + bigger + ")";
+        }
+        return " (a virtual rank's stack is bounded by the JVM's default thread stack, -Xss"
+            + (jvm > 0 ? " (" + bytes(jvm) + " here)" : "") + ", not by the stack size asked for ("
+            + bytes(stackSize) + "): mpjrun starts the JVM with -Xss set to --stack-size; a job run in-process"
+            + " needs the JVM started with -Xss" + bytes(stackSize) + ", or platform ranks)";
+    }
+
+    /** The JVM's default stack of a new thread ({@code -Xss}), in bytes; 0 when it cannot tell. */
+    static long jvmThreadStackSize() {
+        try {
+            String kib = java.lang.management.ManagementFactory
+                .getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class)
+                .getVMOption("ThreadStackSize").getValue();
+            return Long.parseLong(kib) << 10;
+        } catch (RuntimeException | LinkageError e) {
+            return 0; // not a HotSpot JVM (no such bean or option): the note says less
+        }
+    }
+
+    /** {@code 8m}, {@code 512k} or a number of bytes: as --stack-size and -Xss take it. */
+    private static String bytes(long n) {
+        for (int shift = 30; shift > 0; shift -= 10) {
+            if (n != 0 && n % (1L << shift) == 0) {
+                return (n >> shift) + "kmg".substring(shift / 10 - 1, shift / 10);
+            }
+        }
+        return String.valueOf(n);
+    }
+
+    /**
+     * The thread group of every virtual thread, and of the platform threads that virtual threads
+     * create (they cannot be told apart by rank); null before JDK 21, when there is none.
+     */
+    static ThreadGroup virtualThreadsGroup() {
+        return VIRTUAL_THREADS_GROUP;
+    }
+
+    /** Whether {@code t} is a virtual thread (never before JDK 21). */
+    static boolean isVirtual(Thread t) {
+        if (IS_VIRTUAL == null) {
+            return false;
+        }
+        try {
+            return (boolean) IS_VIRTUAL.invokeExact(t);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException("Thread.isVirtual() failed", e);
+        }
+    }
+
+    private static MethodHandle isVirtualHandle() {
+        try {
+            return MethodHandles.publicLookup().findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("JDK " + Runtime.version() + " has no Thread.isVirtual()", e);
         }
     }
 

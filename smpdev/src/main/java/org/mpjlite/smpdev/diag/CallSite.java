@@ -38,13 +38,22 @@ public final class CallSite {
      */
     public static StackTraceElement of(Thread t) {
         for (StackTraceElement e : t.getStackTrace()) {
-            boolean runtimeLoader = RUNTIME_LOADER_NAME == null
-                || RUNTIME_LOADER_NAME.equals(e.getClassLoaderName());
-            if (isUser(e.getClassName(), runtimeLoader)) {
+            if (isUser(e)) {
                 return e;
             }
         }
         return null;
+    }
+
+    /** Whether a frame of another thread's stack trace is the user's (see the class comment). */
+    static boolean isUser(StackTraceElement e) {
+        boolean runtimeLoader = RUNTIME_LOADER_NAME == null || RUNTIME_LOADER_NAME.equals(e.getClassLoaderName());
+        return isUser(e.getClassName(), runtimeLoader);
+    }
+
+    /** Whether {@code className} is the JDK's. */
+    static boolean isJdk(String className) {
+        return className.startsWith("java.") || className.startsWith("jdk.") || className.startsWith("sun.");
     }
 
     /** {@code Main.java:12} (the file and line), or {@code Main.java} when the line is unknown. */
@@ -68,7 +77,7 @@ public final class CallSite {
 
     /** @param runtimeLoader whether the class was loaded by the runtime's class loader */
     private static boolean isUser(String c, boolean runtimeLoader) {
-        if (c.startsWith("java.") || c.startsWith("jdk.") || c.startsWith("sun.")) {
+        if (isJdk(c)) {
             return false;
         }
         boolean runtimePackage = c.startsWith("mpi.") || c.startsWith("org.mpjlite.smpdev.")

@@ -24,7 +24,10 @@ import org.mpjlite.smpdev.Tunables;
  *
  * <p>Ranks at THREAD_SERIALIZED or THREAD_MULTIPLE are stuck only when none of their threads can
  * make progress; a thread that computes, sleeps or waits for something unnamed keeps its rank
- * alive in the detector's eyes.
+ * alive in the detector's eyes. What a virtual thread joins or waits for cannot be seen: a virtual
+ * thread waiting without a time limit outside MPI while its rank's other threads are blocked in
+ * MPI counts as stuck ({@link RankThreads}), and since its wait has no park count to prove it has
+ * not moved, the wait is part of the picture that must hold from one look to the next.
  *
  * <p>Confined to the supervising thread.
  */
@@ -57,9 +60,11 @@ public final class DeadlockDetector {
             suspectSince = now;
             parksAtRing.clear();
             for (Object rank : picture) {
-                if (rank instanceof Set<?> calls) {
-                    for (Object c : calls) {
-                        parksAtRing.put((BlockedCall) c, ((BlockedCall) c).parks());
+                if (rank instanceof Set<?> state) {
+                    for (Object c : state) {
+                        if (c instanceof BlockedCall b) {
+                            parksAtRing.put(b, b.parks());
+                        }
                     }
                 }
             }
@@ -75,7 +80,8 @@ public final class DeadlockDetector {
     }
 
     /**
-     * Each rank's blocked calls (a set, by identity), or FINISHED; null when some rank may still
+     * Each rank's blocked calls (by identity) and its threads' waits for them (by thread and what
+     * it waits in), as a set; or FINISHED; null when some rank may still
      * make progress. The cheap look at main threads comes first, so that a job whose ranks run is
      * dismissed before any thread of a multi-threaded rank is examined.
      */
@@ -105,7 +111,13 @@ public final class DeadlockDetector {
                 lastRunning = i;
                 return null;
             }
-            picture[i] = new java.util.HashSet<>(threads.inMpi.values());
+            // What its threads wait for outside MPI is part of the picture: a thread that leaves
+            // such a wait for another one changes it (a virtual thread's wait shows no park count).
+            Set<Object> state = new java.util.HashSet<>(threads.inMpi.values());
+            for (Map.Entry<Thread, String> w : threads.waiting.entrySet()) {
+                state.add(Map.entry(w.getKey(), w.getValue()));
+            }
+            picture[i] = state;
             anyBlocked = true;
         }
         return anyBlocked ? picture : null;

@@ -7,9 +7,11 @@ import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 import org.mpjlite.smpdev.Rank;
 import org.mpjlite.smpdev.wait.Doorbell;
@@ -37,11 +39,28 @@ import org.mpjlite.smpdev.wait.Doorbell;
  * program, a missed one leaves it to {@code --timeout}.
  *
  * <p>A virtual rank (see {@code ThreadKind}) has no thread group: its threads are its main thread
- * and the threads that have blocked in MPI, which the rank tracks. While a thread its threads
- * created has never blocked in MPI, the rank counts as able to progress (that thread may be
- * running, and nothing lists it). Virtual threads are not in {@code ThreadMXBean} either, so a
- * virtual thread that joins or waits for a lock is not known to wait for a stuck thread, and
- * keeps its rank counting as able to progress too.
+ * and the threads that have blocked in MPI, which the rank tracks. While a virtual thread its
+ * threads created has never blocked in MPI, the rank counts as able to progress (that thread may
+ * be running, and nothing lists it). A platform thread they created that has never blocked in MPI
+ * is among the platform threads that virtual threads created, which the JVM lists together: the
+ * rank can be stuck only when each of those is parked in MPI (for whichever rank) or waits for a
+ * stuck thread, so a thread left running or idle anywhere in the JVM by a virtual thread keeps
+ * such a rank counting as able to progress.
+ *
+ * <p>Virtual threads are not in {@code ThreadMXBean}: what such a thread joins, or which lock or
+ * monitor it waits for, cannot be seen. A virtual thread of the rank (its main thread, or one it
+ * started) that waits outside MPI without a time limit ({@code Thread.join}, a lock, a monitor,
+ * {@code Object.wait}, {@code LockSupport.park}: state {@code WAITING} or {@code BLOCKED}) is
+ * taken to wait for the rank's other threads, hence is stuck when at least one of them is parked
+ * in MPI and each of the others is stuck too (or has ended): nothing of the rank is left to wake
+ * it. Its own stack tells a few waits apart whose waker is no thread of any rank, and those keep
+ * the rank counting as able to progress: I/O (a virtual thread reading a socket parks, where a
+ * platform thread would be running in native code), a process, a reference queue, and the tasks
+ * of fork-join pools and {@code CompletableFuture} (the common pool's threads are nobody's). So is
+ * a thread inside MPJ Lite without being parked on the rank's doorbell. A wait for a thread
+ * outside the job (in-process jobs can share objects with the code that runs them) would be taken
+ * for a deadlock: the report says what the virtual thread waits in and that what it waits for
+ * cannot be seen.
  *
  * <p>Immutable once built; built on the supervising thread from the ranks' published state.
  */
@@ -118,30 +137,51 @@ final class RankThreads {
         if ((group == null && !virtual) || (!finished && rank.threadLevel() <= Rank.THREAD_FUNNELED)) {
             return mainThreadOnly(rank, finished);
         }
-        if (virtual && rank.hasUntrackedThreads()) {
+        if (virtual && rank.hasUntrackedVirtualThreads()) {
             return new RankThreads(Map.of(), Map.of(), false, false); // a thread nothing lists may run
         }
         List<Thread> live = virtual ? trackedLiveThreads(rank, finished)
             : census.liveThreads(group, finished ? rank.mainThread() : null);
-        if (live.isEmpty()) {
+        List<Thread> unowned = new ArrayList<>();
+        ThreadGroup untracked = rank.untrackedPlatformThreads();
+        if (untracked != null) {
+            unowned.addAll(census.liveThreads(untracked, null));
+            unowned.removeAll(live);
+        }
+        if (live.isEmpty() && unowned.isEmpty()) {
             return new RankThreads(Map.of(), Map.of(), finished, finished);
         }
         Map<Thread, BlockedCall> inMpi = new LinkedHashMap<>();
+        Set<Thread> ends = new HashSet<>(); // threads parked in MPI, this rank's or (unowned ones) another's
         List<Thread> others = new ArrayList<>();
         for (Thread t : live) {
             BlockedCall b = parkedCall(rank, t);
             if (b != null) {
                 inMpi.put(t, b);
+                ends.add(t);
             } else {
                 others.add(t);
             }
         }
-        Map<Thread, Thread> dependsOn = others.isEmpty() ? Map.of() : dependencies(others, live);
-        boolean stuck = dependsOn.size() == others.size() && allReachStuck(inMpi, dependsOn);
+        for (Thread t : unowned) {
+            if (LockSupport.getBlocker(t) instanceof Doorbell) {
+                ends.add(t);
+            } else {
+                others.add(t);
+            }
+        }
+        List<Thread> all = new ArrayList<>(live);
+        all.addAll(unowned);
+        Map<Thread, String> unseen = new HashMap<>();
+        Map<Thread, Thread> dependsOn = others.isEmpty() ? Map.of() : dependencies(others, all, inMpi, unseen);
+        boolean stuck = dependsOn.size() == others.size() && allReachStuck(ends, dependsOn);
         Map<Thread, String> waiting = new LinkedHashMap<>();
         if (stuck) {
             for (Map.Entry<Thread, Thread> d : dependsOn.entrySet()) {
-                waiting.put(d.getKey(), describeWait(d.getKey(), d.getValue()));
+                Thread t = d.getKey();
+                if (live.contains(t) || inMpi.containsKey(chainEnd(t, dependsOn))) { // not another rank's
+                    waiting.put(t, unseen.containsKey(t) ? unseen.get(t) : describeWait(t, d.getValue()));
+                }
             }
         }
         return new RankThreads(inMpi, waiting, stuck, false);
@@ -187,9 +227,13 @@ final class RankThreads {
     /**
      * For each thread of {@code others} that waits without a time limit for a thread of
      * {@code live} (joins it, or wants a lock it holds), that thread. Threads that run, sleep, wait
-     * with a time limit or for an unnamed waker are left out.
+     * with a time limit or for an unnamed waker are left out. A thread {@code ThreadMXBean} does
+     * not show (a virtual thread) that waits for what only the rank's threads can end (see the
+     * class comment) waits for one of those parked in MPI, if any: it goes into {@code unseen} with
+     * what it waits in.
      */
-    private static Map<Thread, Thread> dependencies(List<Thread> others, List<Thread> live) {
+    private static Map<Thread, Thread> dependencies(List<Thread> others, List<Thread> live,
+                                                    Map<Thread, BlockedCall> inMpi, Map<Thread, String> unseen) {
         long[] ids = new long[others.size()];
         for (int i = 0; i < ids.length; i++) {
             ids[i] = others.get(i).getId();
@@ -198,8 +242,16 @@ final class RankThreads {
         Map<Thread, Thread> dependsOn = new HashMap<>();
         for (int i = 0; i < ids.length; i++) {
             ThreadInfo info = infos[i];
+            Thread t = others.get(i);
             if (info == null) {
-                continue; // ended meanwhile: it is not waiting for anything
+                // Not shown: a virtual thread, or a thread that has ended meanwhile (isAlive, asked
+                // after, is false for it), which waits for nothing.
+                String wait = inMpi.isEmpty() || !t.isAlive() ? null : unseenWait(t);
+                if (wait != null) {
+                    dependsOn.put(t, inMpi.keySet().iterator().next());
+                    unseen.put(t, wait);
+                }
+                continue;
             }
             Thread.State state = info.getThreadState();
             if (state != Thread.State.WAITING && state != Thread.State.BLOCKED) {
@@ -207,7 +259,7 @@ final class RankThreads {
             }
             Thread on = waitedFor(info, live);
             if (on != null) {
-                dependsOn.put(others.get(i), on);
+                dependsOn.put(t, on);
             }
         }
         return dependsOn;
@@ -228,20 +280,78 @@ final class RankThreads {
     }
 
     /**
-     * True if every waiting thread's chain of waits ends at a thread parked in MPI, or goes round
-     * in a cycle of joins and locks (stuck for good); false if it ends at a thread that can run.
+     * True if every waiting thread's chain of waits ends at a thread parked in MPI (one of
+     * {@code ends}), or goes round in a cycle of joins and locks (stuck for good); false if it ends
+     * at a thread that can run.
      */
-    private static boolean allReachStuck(Map<Thread, BlockedCall> inMpi, Map<Thread, Thread> dependsOn) {
+    private static boolean allReachStuck(Set<Thread> ends, Map<Thread, Thread> dependsOn) {
         for (Thread t : dependsOn.keySet()) {
-            Thread at = t;
-            for (int hops = 0; at != null && !inMpi.containsKey(at) && hops <= dependsOn.size(); hops++) {
-                at = dependsOn.get(at);
-            }
-            if (at == null) {
+            Thread end = chainEnd(t, dependsOn);
+            if (!ends.contains(end) && !dependsOn.containsKey(end)) {
                 return false;
             }
         }
         return true;
+    }
+
+    /**
+     * Where {@code t}'s chain of waits ends: the first thread on it that waits for no thread (parked
+     * in MPI, or able to run), or, for a chain that goes round, a thread of the cycle.
+     */
+    private static Thread chainEnd(Thread t, Map<Thread, Thread> dependsOn) {
+        Thread at = t;
+        for (int hops = 0; dependsOn.containsKey(at) && hops <= dependsOn.size(); hops++) {
+            at = dependsOn.get(at);
+        }
+        return at;
+    }
+
+    /**
+     * What a virtual thread waits in, when it waits without a time limit outside MPI for something
+     * that only a thread of its rank can end; null when it runs, waits with a time limit, is inside
+     * MPJ Lite, or waits for I/O or for a waker that is no rank's (see the class comment). The
+     * description names the JDK method the program called (the outermost JDK frame above the
+     * program's), such as {@code Thread.join} or {@code ReentrantLock.lock}.
+     */
+    private static String unseenWait(Thread t) {
+        Thread.State state = t.getState();
+        if (state != Thread.State.WAITING && state != Thread.State.BLOCKED) {
+            return null;
+        }
+        StackTraceElement[] stack = t.getStackTrace();
+        if (t.getState() != state) {
+            return null; // it moved while its stack was taken: the stack may show another wait
+        }
+        StackTraceElement called = null;
+        for (StackTraceElement e : stack) {
+            String c = e.getClassName();
+            if (!CallSite.isJdk(c)) {
+                if (!CallSite.isUser(e)) {
+                    return null; // in MPI, not parked on the doorbell: about to park, or just woken
+                }
+                break;
+            }
+            if (wakerIsNoRanks(c)) {
+                return null;
+            }
+            called = e;
+        }
+        String in = called == null ? "" : " in " + simpleName(called.getClassName()) + "." + called.getMethodName();
+        return (state == Thread.State.BLOCKED ? "blocked on a monitor" + in : "waiting" + in)
+            + ", a virtual thread (what it waits for cannot be seen), while every other thread of its rank is"
+            + " blocked in MPI";
+    }
+
+    /** Whether a frame of class {@code c} waits for I/O, a process, the garbage collector or a pool's task. */
+    private static boolean wakerIsNoRanks(String c) {
+        return c.startsWith("sun.nio.") || c.startsWith("sun.net.") || c.startsWith("java.net.")
+            || c.startsWith("java.nio.channels.") || c.startsWith("jdk.internal.net.") || c.startsWith("java.io.")
+            || c.startsWith("java.lang.Process") || c.startsWith("java.lang.ref.")
+            || c.startsWith("java.util.concurrent.CompletableFuture") || c.startsWith("java.util.concurrent.ForkJoin");
+    }
+
+    private static String simpleName(String className) {
+        return className.substring(className.lastIndexOf('.') + 1);
     }
 
     private static String describeWait(Thread t, Thread on) {
