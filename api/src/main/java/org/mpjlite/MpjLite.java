@@ -119,8 +119,8 @@ public final class MpjLite {
         }
 
         /**
-         * What each rank runs on, as {@code mpjrun --threads}: {@link ThreadKind#VIRTUAL} (JDK 21 and
-         * later, the default there) or {@link ThreadKind#PLATFORM} (the default on JDK 17 to 20).
+         * What each rank runs on, as {@code mpjrun --threads}: {@link ThreadKind#PLATFORM} (the
+         * default, {@link ThreadKind#DEFAULT}) or {@link ThreadKind#VIRTUAL} (JDK 21 and later).
          *
          * @throws IllegalArgumentException for virtual threads on a JDK before 21
          */

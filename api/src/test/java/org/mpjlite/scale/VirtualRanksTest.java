@@ -36,9 +36,9 @@ import org.mpjlite.smpdev.ThreadKind;
 /**
  * Ranks on virtual threads (JDK 21 and later): every wait of a rank unmounts instead of pinning its
  * carrier, and the job's supervision (deadlock report, time limit, failure) works as with platform
- * threads. The other deadlock, failure and status tests run on virtual ranks too when the build's
- * JDK is 21 or later, where virtual is the default; on JDK 17 this class checks only that virtual
- * ranks are refused.
+ * threads, and polls let the ranks they wait for run. The whole suite runs on virtual ranks with
+ * {@code -Dmpjlite.test.threads=virtual} ({@link org.mpjlite.p2p.Jobs#THREADS_PROPERTY}) on JDK 21
+ * or later; on JDK 17 this class checks only that virtual ranks are refused.
  */
 class VirtualRanksTest {
     @TempDir

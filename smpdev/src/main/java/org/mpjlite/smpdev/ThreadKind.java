@@ -11,6 +11,12 @@ import java.lang.invoke.MethodType;
  * frees its carrier). Virtual ranks make jobs of tens of thousands of ranks fit in a laptop's
  * memory and start in seconds; see {@link #DEFAULT} for which one a job gets.
  *
+ * <p>Virtual threads are not time-sliced: a virtual rank that computes keeps its carrier until it
+ * calls MPI (with as many ranks computing as there are carriers, the others wait for one of them to
+ * call MPI). A poll that finds nothing (a Test, an Iprobe) lets the other ranks run before it
+ * returns ({@link Rank#pollMissed}), so a loop of tests always completes, as MPI's progress rule
+ * wants.
+ *
  * <p>Threads a rank starts itself (at {@code THREAD_MULTIPLE}) are whatever the program makes them:
  * {@code new Thread(...)} is a platform thread even in a virtual rank.
  *
@@ -34,9 +40,8 @@ public enum ThreadKind {
      * of the time and memory (docs/PERFORMANCE.md, "Many ranks") and are the choice for jobs of
      * thousands of ranks, but they are not yet the default: a virtual thread's stack is limited as
      * {@code -Xss} limits it (deep recursion such as deserializing a long linked list overflows where
-     * a rank's 8 MiB platform stack does not), a virtual thread that joins or waits on a lock is
-     * invisible to the deadlock detector, and non-blocking intercommunicator collectives have been
-     * seen not to complete with virtual ranks.
+     * a rank's 8 MiB platform stack does not), and a virtual thread that joins or waits on a lock is
+     * invisible to the deadlock detector.
      */
     public static final ThreadKind DEFAULT = PLATFORM;
 
