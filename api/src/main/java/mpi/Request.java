@@ -252,7 +252,7 @@ public class Request {
         long start = traceStart(rank);
         for (Request r : requests) {
             if (r != null && !r.ready("Testall")) {
-                r.rank.pollMissed();
+                rank.pollMissed();
                 untraced(rank, start);
                 return null;
             }

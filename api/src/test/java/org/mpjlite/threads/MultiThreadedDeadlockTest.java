@@ -16,6 +16,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.mpjlite.JobFailedException;
 import org.mpjlite.MpjLite;
 import org.mpjlite.RankProgram;
+import org.mpjlite.p2p.Jobs;
 import org.mpjlite.smpdev.DeadlockException;
 import org.mpjlite.smpdev.MatchingKind;
 import org.mpjlite.smpdev.ThreadKind;
@@ -30,9 +31,9 @@ class MultiThreadedDeadlockTest {
     /** Longer than the detector's confirmation time (0.5 s) several times over. */
     private static final long BUSY_MILLIS = 1_500;
 
-    /** Runs on the default kind of rank thread (virtual on JDK 21 and later): never a false report. */
+    /** Runs on the tests' kind of rank thread ({@link Jobs#threads()}): never a false report. */
     private static <T> List<T> run(int ranks, MatchingKind matching, RankProgram<T> program) {
-        return run(ranks, matching, ThreadKind.DEFAULT, program);
+        return run(ranks, matching, Jobs.threads(), program);
     }
 
     /**

@@ -292,12 +292,13 @@ public final class Rank implements Waiter {
      * non-blocking collective) never run again. MPI's progress rule wants the reverse: an operation
      * its peers have enabled is eventually found complete by repeated tests. So the poll yields the
      * carrier, which runs the ranks other ranks woke; and at every {@link Tunables#POLLS_PER_PARK}th
-     * miss it parks for a nanosecond instead, since the JDK's scheduler serves a yielding carrier
-     * its own queue first: a rank woken from outside the carriers (its sleep ended, a platform
-     * thread rang it) would wait for as long as the pollers poll (JDK 25). The pollers take turns
-     * with every other runnable rank, as Open MPI's ranks do when oversubscribed
-     * ({@code mpi_yield_when_idle}). A platform rank returns at once: the OS preempts it.
-     * Any thread of the rank may call it.
+     * miss it parks for a nanosecond instead: a carrier whose thread yields takes its next task
+     * from the queue the yielded thread went back to, so with yields alone a rank woken from
+     * outside the carriers (its sleep ended, a platform thread rang it) waited for as long as the
+     * pollers polled (JDK 25); a parked poller leaves its carrier to look elsewhere. The pollers
+     * take turns with every other runnable rank, as Open MPI's ranks do when oversubscribed
+     * ({@code mpi_yield_when_idle}). A platform rank returns at once: the OS preempts it. Any
+     * thread of the rank may call it.
      */
     public void pollMissed() {
         if (!virtual) {
