@@ -124,6 +124,7 @@ public final class Message {
             org.mpjlite.smpdev.p2p.Message m = block ? PointToPoint.mprobe(me, c.context, source, tag, call)
                 : PointToPoint.improbe(me, c.context, source, tag);
             if (m == null) {
+                me.pollMissed();
                 return null;
             }
             matched = m;

@@ -264,6 +264,9 @@ final class PointToPointCalls {
             long start = t == null ? 0 : t.now();
             Message m = blocking ? PointToPoint.probe(me, c.context, source, tag, call)
                 : PointToPoint.iprobe(me, c.context, source, tag);
+            if (m == null) {
+                me.pollMissed();
+            }
             if (t != null) {
                 // An Iprobe that finds nothing counts its time only: a polling loop would fill the trace.
                 if (m == null) {

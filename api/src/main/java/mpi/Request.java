@@ -15,6 +15,10 @@ import org.mpjlite.smpdev.p2p.RecvRequest;
  * inactive and can be started again. Waiting on a null or inactive request returns an empty status
  * at once.
  *
+ * <p>A test that finds nothing complete lets the ranks it may wait for run before it returns: on a
+ * virtual rank it yields its carrier ({@link Rank#pollMissed}), so a loop of tests completes even
+ * when every carrier runs a polling rank.
+ *
  * <p>Not thread-safe: one thread uses a request at a time (MPI's rule); the operation itself may be
  * completed by any thread of any rank.
  */
@@ -165,6 +169,7 @@ public class Request {
     private Status test(String call) {
         long start = traceStart(rank);
         if (!ready(call)) {
+            rank.pollMissed();
             untraced(rank, start);
             return null;
         }
@@ -247,6 +252,7 @@ public class Request {
         long start = traceStart(rank);
         for (Request r : requests) {
             if (r != null && !r.ready("Testall")) {
+                rank.pollMissed();
                 untraced(rank, start);
                 return null;
             }
@@ -264,11 +270,11 @@ public class Request {
      * request is active, an empty status with {@code index == MPI.UNDEFINED}.
      */
     public static Status Testany(Request[] requests) {
-        boolean anyActive = false;
+        Rank polled = null;
         for (int i = 0; i < requests.length; i++) {
             Request r = requests[i];
             if (r != null && r.isActive()) {
-                anyActive = true;
+                polled = r.rank;
                 long start = traceStart(r.rank);
                 if (r.ready("Testany")) {
                     Status s = r.collect().withIndex(i);
@@ -278,7 +284,11 @@ public class Request {
                 untraced(r.rank, start);
             }
         }
-        return anyActive ? null : new Status().withIndex(MPI.UNDEFINED);
+        if (polled == null) {
+            return new Status().withIndex(MPI.UNDEFINED);
+        }
+        polled.pollMissed();
+        return null;
     }
 
     /** The statuses of the requests complete now (possibly none). */
@@ -293,7 +303,8 @@ public class Request {
         Status[] s = collectComplete(requests);
         if (s.length > 0) {
             traced(rank, "Testsome", start);
-        } else {
+        } else if (rank != null) {
+            rank.pollMissed();
             untraced(rank, start);
         }
         return s;
@@ -321,6 +332,7 @@ public class Request {
     /** The status if complete, without completing the request (MPI_Request_get_status); else null. */
     public final Status getStatus() {
         if (!ready("getStatus")) {
+            rank.pollMissed();
             return null;
         }
         if (op != null) {

@@ -730,6 +730,7 @@ public final class Win implements Freeable {
             live(call);
             int[] origins = openPost(call);
             if (!state.tryWait(index, origins.length)) {
+                me.pollMissed();
                 return false;
             }
             synchronized (this) {

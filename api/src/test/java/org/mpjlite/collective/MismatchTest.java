@@ -8,6 +8,7 @@ import mpi.MPIException;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.mpjlite.RankProgram;
+import org.mpjlite.p2p.Jobs;
 
 /**
  * Collectives that do not match across ranks (another operation, root, count, type or reduction
@@ -230,7 +231,7 @@ class MismatchTest {
         assertEveryRank(o, MPI.ERR_NOT_SAME, "iBcast(root=0, count=4, MPI.INT) on rank 0 does not match iBarrier() "
             + "on rank 1");
         int[] lines = new int[2];
-        List<String> c = org.mpjlite.MpjLite.options().ranks(ranks).check(true).run(() -> {
+        List<String> c = Jobs.options().ranks(ranks).check(true).run(() -> {
             MPI.Init(new String[0]);
             try {
                 boolean odd = MPI.COMM_WORLD.Rank() == 1;

@@ -9,7 +9,7 @@ import mpi.Intracomm;
 import mpi.MPI;
 import org.junit.jupiter.api.Test;
 import org.mpjlite.JobFailedException;
-import org.mpjlite.MpjLite;
+import org.mpjlite.p2p.Jobs;
 import org.mpjlite.smpdev.DeadlockException;
 
 /**
@@ -18,7 +18,7 @@ import org.mpjlite.smpdev.DeadlockException;
  */
 class CommDeadlockReportTest {
     private static String deadlockReport(int ranks, org.mpjlite.RankProgram<Object> program) {
-        JobFailedException e = assertThrows(JobFailedException.class, () -> MpjLite.run(ranks, program));
+        JobFailedException e = assertThrows(JobFailedException.class, () -> Jobs.options().ranks(ranks).run(program));
         assertEquals(DeadlockException.EXIT_CODE, e.exitCode(), e.getMessage());
         return e.getMessage();
     }

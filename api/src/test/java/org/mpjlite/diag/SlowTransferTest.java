@@ -11,7 +11,7 @@ import java.util.List;
 import mpi.MPI;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.mpjlite.MpjLite;
+import org.mpjlite.p2p.Jobs;
 import org.mpjlite.smpdev.MatchingKind;
 
 /**
@@ -49,7 +49,7 @@ class SlowTransferTest {
     @ParameterizedTest(name = "{0}")
     @EnumSource(MatchingKind.class)
     void aReceiveBusyMovingItsMessageIsNotADeadlock(MatchingKind matching) {
-        List<double[]> got = MpjLite.options().ranks(2).matching(matching).shutdownGrace(Duration.ofMillis(500))
+        List<double[]> got = Jobs.options().ranks(2).matching(matching).shutdownGrace(Duration.ofMillis(500))
             .run(() -> {
                 MPI.Init(new String[0]);
                 double[] received = null;

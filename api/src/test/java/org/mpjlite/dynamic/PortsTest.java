@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.mpjlite.JobFailedException;
-import org.mpjlite.MpjLite;
+import org.mpjlite.p2p.Jobs;
 import org.mpjlite.smpdev.DeadlockException;
 
 /**
@@ -30,7 +30,7 @@ class PortsTest {
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {2, 3, 5})
     void aServerGroupAcceptsAClientGroupAndTheyTalkBothWays(int ranks) {
-        List<String> results = MpjLite.options().ranks(ranks).timeout(Duration.ofSeconds(40)).run(() -> {
+        List<String> results = Jobs.options().ranks(ranks).timeout(Duration.ofSeconds(40)).run(() -> {
             MPI.Init(new String[0]);
             int me = MPI.COMM_WORLD.getRank();
             boolean server = me % 2 == 0;
@@ -82,7 +82,7 @@ class PortsTest {
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {1, 3})
     void namesAndPortsReportWhatIsWrong(int ranks) {
-        List<Boolean> done = MpjLite.options().ranks(ranks).run(() -> {
+        List<Boolean> done = Jobs.options().ranks(ranks).run(() -> {
             MPI.Init(new String[0]);
             String service = "svc-" + MPI.COMM_WORLD.getRank();
             String port = Intracomm.openPort(MPI.INFO_NULL);
@@ -109,7 +109,7 @@ class PortsTest {
 
     @Test
     void anAcceptNobodyConnectsToEndsTheJobWithTheDeadlockReport() {
-        JobFailedException e = assertThrows(JobFailedException.class, () -> MpjLite.run(3, () -> {
+        JobFailedException e = assertThrows(JobFailedException.class, () -> Jobs.options().ranks(3).run(() -> {
             MPI.Init(new String[0]);
             if (MPI.COMM_WORLD.getRank() == 1) {
                 MPI.COMM_SELF.accept(Intracomm.openPort(), 0);

@@ -16,7 +16,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.mpjlite.JobFailedException;
-import org.mpjlite.MpjLite;
 import org.mpjlite.dynamic.fixtures.DeadlockParent;
 import org.mpjlite.dynamic.fixtures.FailingChild;
 import org.mpjlite.dynamic.fixtures.FailingChildParent;
@@ -25,6 +24,7 @@ import org.mpjlite.dynamic.fixtures.MultipleParent;
 import org.mpjlite.dynamic.fixtures.ShortParent;
 import org.mpjlite.dynamic.fixtures.SpawnChild;
 import org.mpjlite.dynamic.fixtures.SpawnParent;
+import org.mpjlite.p2p.Jobs;
 import org.mpjlite.run.Launch;
 import org.mpjlite.run.Launch.Outcome;
 import org.mpjlite.smpdev.DeadlockException;
@@ -43,7 +43,7 @@ class SpawnTest {
     @CsvSource({"1, 1", "1, 4", "2, 2", "3, 1", "3, 4"})
     void childrenTalkWithTheirParentsAndHaveAWorldOfTheirOwn(int parents, int children) throws Exception {
         Path out = dir.resolve("out.txt");
-        JobResult result = MpjLite.options().ranks(parents).timeout(Duration.ofSeconds(40))
+        JobResult result = Jobs.options().ranks(parents).timeout(Duration.ofSeconds(40))
             .runMain(SpawnParent.class, String.valueOf(children), out.toString(), SpawnChild.class.getName());
         assertTrue(result.succeeded(), () -> String.valueOf(result.failure()));
         int n = parents + children;
@@ -109,7 +109,7 @@ class SpawnTest {
     @ParameterizedTest(name = "{0} parents, {1}")
     @CsvSource({"1, plain", "3, plain", "2, classpath"})
     void javaWithTheClassAsFirstArgumentAsOpenMpiProgramsSpawn(int parents, String form) {
-        List<Integer> sums = MpjLite.options().ranks(parents).timeout(Duration.ofSeconds(40)).run(() -> {
+        List<Integer> sums = Jobs.options().ranks(parents).timeout(Duration.ofSeconds(40)).run(() -> {
             MPI.Init(new String[0]);
             String child = SpawnChild.class.getName();
             String[] argv = form.equals("plain") ? new String[] {child, "a", "b"}
@@ -127,7 +127,7 @@ class SpawnTest {
 
     @Test
     void aCommandLineWithAnotherJavaOptionIsErrSpawn() {
-        List<String> messages = MpjLite.run(2, () -> {
+        List<String> messages = Jobs.options().ranks(2).run(() -> {
             MPI.Init(new String[0]);
             mpi.MPIException e = assertThrows(mpi.MPIException.class, () -> MPI.COMM_WORLD.spawn(
                 "java -Xmx1g " + SpawnChild.class.getName(), null, 1, MPI.INFO_NULL, 0, null));
@@ -142,7 +142,7 @@ class SpawnTest {
 
     @Test
     void parentsRunFromTheCallersClassLoaderSpawnToo() {
-        List<Integer> sums = MpjLite.options().ranks(2).timeout(Duration.ofSeconds(40)).run(() -> {
+        List<Integer> sums = Jobs.options().ranks(2).timeout(Duration.ofSeconds(40)).run(() -> {
             MPI.Init(new String[0]);
             mpi.Info hints = new mpi.Info();
             hints.set("wdir", "/nowhere");
@@ -159,7 +159,7 @@ class SpawnTest {
     @CsvSource({"1", "2"})
     void theJobEndsWhenItsSpawnedRanksHaveEndedToo(int parents) throws Exception {
         Path out = dir.resolve("late");
-        JobResult result = MpjLite.options().ranks(parents).runMain(ShortParent.class, out.toString());
+        JobResult result = Jobs.options().ranks(parents).runMain(ShortParent.class, out.toString());
         assertTrue(result.succeeded(), () -> String.valueOf(result.failure()));
         assertEquals("child 0 of 2", Files.readString(Path.of(out + "-0")));
         assertEquals("child 1 of 2", Files.readString(Path.of(out + "-1")));
@@ -210,7 +210,7 @@ class SpawnTest {
     @Test
     void spawnMultipleStartsEveryCommandInOneWorld() throws Exception {
         Path out = dir.resolve("out.txt");
-        JobResult result = MpjLite.options().ranks(3).timeout(Duration.ofSeconds(40))
+        JobResult result = Jobs.options().ranks(3).timeout(Duration.ofSeconds(40))
             .runMain(MultipleParent.class, out.toString());
         assertTrue(result.succeeded(), () -> String.valueOf(result.failure()));
         assertEquals("0/3 args=1 appnum=0;1/3 args=1 appnum=0;2/3 args=3 appnum=1;", Files.readString(out));
@@ -218,7 +218,7 @@ class SpawnTest {
 
     @Test
     void ranksThatWereNotSpawnedHaveNoParent() {
-        List<Boolean> none = MpjLite.run(3, () -> {
+        List<Boolean> none = Jobs.options().ranks(3).run(() -> {
             MPI.Init(new String[0]);
             Intercomm parent = Intercomm.getParent();
             boolean isNull = parent.isNull();
@@ -236,7 +236,7 @@ class SpawnTest {
     @CsvSource({"1", "3"})
     void aMissingClassIsErrSpawnNamingTheCommandAtEveryParent(int parents) throws Exception {
         Path out = dir.resolve("out.txt");
-        JobResult result = MpjLite.options().ranks(parents).runMain(MissingClassParent.class, out.toString());
+        JobResult result = Jobs.options().ranks(parents).runMain(MissingClassParent.class, out.toString());
         assertTrue(result.succeeded(), () -> String.valueOf(result.failure()));
         String message = Files.readString(out);
         assertTrue(message.startsWith("MPI_ERR_SPAWN: spawn: cannot start 'no.such.Program'"), message);
@@ -244,7 +244,7 @@ class SpawnTest {
 
     @Test
     void aChildThatThrowsEndsTheJobWithItsException() {
-        JobResult result = MpjLite.options().ranks(1).shutdownGrace(Duration.ofSeconds(2))
+        JobResult result = Jobs.options().ranks(1).shutdownGrace(Duration.ofSeconds(2))
             .runMain(FailingChildParent.class);
         assertEquals(1, result.exitCode());
         assertEquals(2, result.failure().rank(), "the job's rank of the child's rank 1");
@@ -263,7 +263,7 @@ class SpawnTest {
 
     @Test
     void aParentAndAChildWaitingForEachOtherAreAReportedDeadlock() {
-        JobResult result = MpjLite.options().ranks(1).runMain(DeadlockParent.class);
+        JobResult result = Jobs.options().ranks(1).runMain(DeadlockParent.class);
         assertTrue(result.failure() != null && result.failure().isDeadlock(), () -> String.valueOf(result.failure()));
         String report = assertInstanceOf(DeadlockException.class, result.failure().cause()).getMessage();
         assertTrue(report.contains("rank 0: recv(") && report.contains("DeadlockParent.java"), report);
@@ -275,7 +275,7 @@ class SpawnTest {
 
     @Test
     void spawnChecksItsArguments() {
-        JobFailedException e = assertThrows(JobFailedException.class, () -> MpjLite.run(2, () -> {
+        JobFailedException e = assertThrows(JobFailedException.class, () -> Jobs.options().ranks(2).run(() -> {
             MPI.Init(new String[0]);
             try {
                 MPI.COMM_WORLD.spawn(SpawnChild.class.getName(), null, 0, MPI.INFO_NULL, 0, null);

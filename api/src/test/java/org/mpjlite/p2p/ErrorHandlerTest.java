@@ -19,7 +19,6 @@ import mpi.Request;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.mpjlite.JobFailedException;
-import org.mpjlite.MpjLite;
 import org.mpjlite.smpdev.MatchingKind;
 import org.mpjlite.smpdev.RankFailure;
 import org.mpjlite.smpdev.Tunables;
@@ -56,7 +55,7 @@ class ErrorHandlerTest {
     @Test
     @DisplayName("ERRORS_ARE_FATAL set explicitly: a caught error still ends the job, with it as the cause")
     void errorsAreFatalEndsTheJobEvenWhenCaught() {
-        JobFailedException e = assertThrows(JobFailedException.class, () -> MpjLite.options().ranks(2)
+        JobFailedException e = assertThrows(JobFailedException.class, () -> Jobs.options().ranks(2)
             .shutdownGrace(Duration.ofMillis(500)).run(() -> {
                 MPI.Init(new String[0]);
                 MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_ARE_FATAL);
@@ -122,7 +121,7 @@ class ErrorHandlerTest {
     @Test
     @DisplayName("an error in a collective goes through the handler too; Errorhandler_set is MPJ Express's setter")
     void collectiveErrorsUnderErrorsAreFatal() {
-        JobFailedException e = assertThrows(JobFailedException.class, () -> MpjLite.options().ranks(3)
+        JobFailedException e = assertThrows(JobFailedException.class, () -> Jobs.options().ranks(3)
             .shutdownGrace(Duration.ofMillis(500)).run(() -> {
                 MPI.Init(new String[0]);
                 MPI.Errorhandler_set(MPI.ERRORS_ARE_FATAL);
@@ -152,7 +151,7 @@ class ErrorHandlerTest {
             assertMpiError(MPI.ERR_ARG, () -> MPI.COMM_WORLD.setErrhandler(null), "setErrhandler", "null");
             return null;
         });
-        JobFailedException e = assertThrows(JobFailedException.class, () -> MpjLite.options().ranks(1).run(() -> {
+        JobFailedException e = assertThrows(JobFailedException.class, () -> Jobs.options().ranks(1).run(() -> {
             MPI.Init(new String[0]);
             MPI.COMM_WORLD.Errhandler_set(MPI.ERRORS_ABORT);
             assertSame(MPI.ERRORS_ABORT, MPI.COMM_WORLD.Errorhandler_get());

@@ -20,6 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.mpjlite.MpjLite;
 import org.mpjlite.RankProgram;
 import org.mpjlite.smpdev.MatchingKind;
+import org.mpjlite.smpdev.ThreadKind;
 import org.mpjlite.smpdev.Tunables;
 
 /**
@@ -33,6 +34,28 @@ public final class Jobs {
     static final int RENDEZVOUS_ONLY = 0;
 
     private Jobs() {
+    }
+
+    /**
+     * The system property that sets what the ranks of every test job run on: {@code platform} or
+     * {@code virtual} (JDK 21 and later), as {@code mpjrun --threads}; unset, the jobs get
+     * {@link ThreadKind#DEFAULT}. Maven passes it to the tests:
+     * {@code mvn -pl api -am verify -Dmpjlite.test.threads=virtual}.
+     */
+    public static final String THREADS_PROPERTY = "mpjlite.test.threads";
+
+    /** What the ranks of test jobs run on: {@link #THREADS_PROPERTY}, else {@link ThreadKind#DEFAULT}. */
+    public static ThreadKind threads() {
+        String kind = System.getProperty(THREADS_PROPERTY, "");
+        return kind.isBlank() ? ThreadKind.DEFAULT : ThreadKind.parse(kind);
+    }
+
+    /**
+     * {@link MpjLite#options()} with the ranks on {@link #threads()}: every test job starts from it,
+     * so that one property runs the whole suite on virtual ranks.
+     */
+    public static MpjLite.Options options() {
+        return MpjLite.options().threads(threads());
     }
 
     /**
@@ -55,7 +78,7 @@ public final class Jobs {
 
         /** Runs {@code program} on every rank as is: the program calls Init and Finalize itself. */
         public <T> List<T> runRaw(RankProgram<T> program) {
-            return MpjLite.options().ranks(size).matching(matching).eagerThreshold(eagerThreshold).run(program);
+            return options().ranks(size).matching(matching).eagerThreshold(eagerThreshold).run(program);
         }
 
         /** The same shape with every send going by rendezvous. */

@@ -8,14 +8,14 @@ import mpi.MPI;
 import mpi.Win;
 import org.junit.jupiter.api.Test;
 import org.mpjlite.JobFailedException;
-import org.mpjlite.MpjLite;
 import org.mpjlite.RankProgram;
+import org.mpjlite.p2p.Jobs;
 import org.mpjlite.smpdev.DeadlockException;
 
 /** Window waits that can never end: the job ends with the deadlock report naming them. */
 class RmaDeadlockTest {
     private static String deadlockReport(int ranks, RankProgram<Object> program) {
-        JobFailedException e = assertThrows(JobFailedException.class, () -> MpjLite.run(ranks, program));
+        JobFailedException e = assertThrows(JobFailedException.class, () -> Jobs.options().ranks(ranks).run(program));
         assertEquals(DeadlockException.EXIT_CODE, e.exitCode(), e.getMessage());
         return e.getMessage();
     }

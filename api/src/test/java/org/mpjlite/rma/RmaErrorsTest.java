@@ -20,8 +20,8 @@ import mpi.UserFunction;
 import mpi.Win;
 import org.junit.jupiter.api.Test;
 import org.mpjlite.JobFailedException;
-import org.mpjlite.MpjLite;
 import org.mpjlite.p2p.Jobs.World;
+import org.mpjlite.p2p.Jobs;
 
 /** Misuse of windows: each is an MPIException of the MPI error class, naming the call and argument. */
 class RmaErrorsTest {
@@ -165,7 +165,7 @@ class RmaErrorsTest {
 
     @Test
     void errorsAreFatalWhenTheWindowSaysSo() {
-        JobFailedException e = assertThrows(JobFailedException.class, () -> MpjLite.run(2, () -> {
+        JobFailedException e = assertThrows(JobFailedException.class, () -> Jobs.options().ranks(2).run(() -> {
             MPI.Init(new String[0]);
             Win win = new Win(MPI.newIntBuffer(1), 1, 1, null, MPI.COMM_WORLD);
             assertEquals(MPI.ERRORS_RETURN, win.getErrhandler());

@@ -8,7 +8,7 @@ import mpi.MPI;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mpjlite.JobFailedException;
-import org.mpjlite.MpjLite;
+import org.mpjlite.p2p.Jobs;
 import org.mpjlite.smpdev.DeadlockException;
 
 /** What a user sees when a program is wrong: deadlock and timeout reports, warnings at Finalize, exit codes. */
@@ -121,7 +121,7 @@ class MisuseReportTest {
     @Test
     void theEmbeddedApiThrowsTheSameReport() {
         JobFailedException e = org.junit.jupiter.api.Assertions.assertThrows(JobFailedException.class,
-            () -> MpjLite.run(3, () -> {
+            () -> Jobs.options().ranks(3).run(() -> {
                 MPI.Init(new String[0]);
                 MPI.COMM_WORLD.Recv(new int[1], 0, 1, MPI.INT, MPI.ANY_SOURCE, MPI.ANY_TAG);
                 return null;

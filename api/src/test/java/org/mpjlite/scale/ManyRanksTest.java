@@ -17,6 +17,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.mpjlite.JobFailedException;
 import org.mpjlite.MpjLite;
+import org.mpjlite.p2p.Jobs;
 import org.mpjlite.smpdev.ThreadKind;
 import org.mpjlite.smpdev.Tunables;
 
@@ -30,7 +31,7 @@ class ManyRanksTest {
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {Tunables.LARGE_TEAM + 1, 100, 257})
     void collectivesOfALargeTeamGiveTheRightResults(int n) {
-        List<Integer> ok = MpjLite.options().ranks(n).run(() -> {
+        List<Integer> ok = Jobs.options().ranks(n).run(() -> {
             MPI.Init(new String[0]);
             int me = MPI.COMM_WORLD.Rank();
             MPI.COMM_WORLD.Barrier();
@@ -83,7 +84,7 @@ class ManyRanksTest {
     @Test
     void aMismatchInALargeTeamFailsEveryMember() {
         int n = 100;
-        List<String> errors = MpjLite.options().ranks(n).run(() -> {
+        List<String> errors = Jobs.options().ranks(n).run(() -> {
             MPI.Init(new String[0]);
             String error = null;
             try {

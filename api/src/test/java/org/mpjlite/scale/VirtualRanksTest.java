@@ -6,21 +6,29 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.nio.IntBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
+import mpi.Comm;
+import mpi.Group;
+import mpi.Intercomm;
 import mpi.MPI;
+import mpi.Message;
 import mpi.Request;
 import mpi.Status;
+import mpi.Win;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.mpjlite.JobFailedException;
 import org.mpjlite.MpjLite;
 import org.mpjlite.smpdev.JobTimeoutException;
@@ -29,10 +37,12 @@ import org.mpjlite.smpdev.ThreadKind;
 /**
  * Ranks on virtual threads (JDK 21 and later): every wait of a rank unmounts instead of pinning its
  * carrier, and the job's supervision (deadlock report, time limit, failure) works as with platform
- * threads, and an overflowing stack is reported with what bounds it. The deadlock tests of
- * multi-threaded ranks (MultiThreadedDeadlockTest) and the launcher's stack test
- * (StackSizeLaunchTest) run on virtual ranks too when the build's JDK is 21 or later; on JDK 17
- * this class checks only that virtual ranks are refused.
+ * threads, polls let the ranks they wait for run, and an overflowing stack is reported with what
+ * bounds it. The deadlock tests of multi-threaded ranks (MultiThreadedDeadlockTest) and the
+ * launcher's stack test (StackSizeLaunchTest) run on virtual ranks too when the build's JDK is 21
+ * or later, and the whole suite runs on virtual ranks with {@code -Dmpjlite.test.threads=virtual}
+ * ({@link org.mpjlite.p2p.Jobs#THREADS_PROPERTY}); on JDK 17 this class checks only that virtual
+ * ranks are refused.
  */
 class VirtualRanksTest {
     @TempDir
@@ -186,5 +196,160 @@ class VirtualRanksTest {
             }));
         assertEquals(2, e.rank());
         assertEquals(boom, e.getCause());
+    }
+
+    /**
+     * The polls of MPI: each is repeated, with nothing else in the loop, until the last rank has
+     * done its side; then the poller returns what it received ({@code 100 + rank}, or for the
+     * reductions the last rank's contribution plus what the world's reduction adds).
+     */
+    enum Poll {
+        TEST, TEST_ANY, TEST_ALL, TEST_SOME, GET_STATUS, IPROBE, IMPROBE, WIN_TEST, IALLREDUCE, INTERCOMM_IALLREDUCE
+    }
+
+    /**
+     * As many ranks as the virtual-thread scheduler has carriers poll in a loop while the last rank
+     * sleeps (off its carrier); once awake, it sends to each of them, or joins their non-blocking
+     * collective (and waits for it), or ends their exposure epoch. Virtual threads are not preempted: each poll that
+     * finds nothing must yield its carrier for the last rank to run again (before it did, the job
+     * ran into its time limit, as non-blocking intercommunicator collectives did).
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Poll.class)
+    void ranksPollingOnEveryCarrierLetTheRanksTheyWaitForRun(Poll poll) {
+        assumeTrue(ThreadKind.VIRTUAL.available(), "JDK 21 or later");
+        int pollers = Integer.getInteger("jdk.virtualThreadScheduler.parallelism",
+            Runtime.getRuntime().availableProcessors());
+        int n = pollers + 1;
+        List<Integer> got = MpjLite.options().ranks(n).threads(ThreadKind.VIRTUAL).timeout(Duration.ofSeconds(20))
+            .run(() -> {
+                MPI.Init(new String[0]);
+                int result = MPI.COMM_WORLD.getRank() < pollers ? pollFor(poll) : answerAfterASleep(poll, pollers);
+                MPI.Finalize();
+                return result;
+            });
+        int sumOfPollers = pollers * (pollers - 1) / 2;
+        List<Integer> expected = IntStream.range(0, n).mapToObj(r -> switch (poll) {
+            case IALLREDUCE -> sumOfPollers + 100;
+            case INTERCOMM_IALLREDUCE -> r < pollers ? 100 : sumOfPollers;
+            default -> r < pollers ? 100 + r : 0;
+        }).collect(Collectors.toList());
+        assertEquals(expected, got);
+    }
+
+    /** A poller's side: a loop of {@code poll} until the last rank has done its part. */
+    private static int pollFor(Poll poll) throws Exception {
+        Comm world = MPI.COMM_WORLD;
+        int me = world.getRank();
+        int last = world.getSize() - 1;
+        IntBuffer buf = MPI.newIntBuffer(1).put(0, -1);
+        switch (poll) {
+            case IPROBE -> {
+                while (world.iProbe(last, 0) == null) {
+                    Thread.onSpinWait();
+                }
+                world.recv(buf, 1, MPI.INT, last, 0);
+            }
+            case IMPROBE -> {
+                Message m = new Message();
+                while (m.imProbe(last, 0, world) == null) {
+                    Thread.onSpinWait();
+                }
+                m.mRecv(buf, 1, MPI.INT);
+            }
+            case WIN_TEST -> {
+                Win win = new Win(buf, 1, 1, null, world);
+                win.post(win.getGroup().incl(new int[] {last}), 0);
+                while (!win.test()) {
+                    Thread.onSpinWait();
+                }
+                win.free();
+            }
+            case IALLREDUCE -> pollUntilComplete(Poll.TEST, world.iAllReduce(MPI.newIntBuffer(1).put(0, me), buf, 1,
+                MPI.INT, MPI.SUM));
+            case INTERCOMM_IALLREDUCE -> {
+                Intercomm ic = withTheLastRank(me, last);
+                pollUntilComplete(Poll.TEST, ic.iAllReduce(MPI.newIntBuffer(1).put(0, me), buf, 1, MPI.INT, MPI.SUM));
+                ic.free();
+            }
+            default -> pollUntilComplete(poll, world.iRecv(buf, 1, MPI.INT, last, 0));
+        }
+        return buf.get(0);
+    }
+
+    /** Polls {@code r} with {@code poll}, one of the request tests, until it has completed. */
+    private static void pollUntilComplete(Poll poll, Request r) {
+        Request[] rs = {r};
+        switch (poll) {
+            case TEST_ANY -> {
+                while (Request.testAny(rs) == MPI.UNDEFINED) {
+                    Thread.onSpinWait();
+                }
+            }
+            case TEST_ALL -> {
+                while (!Request.testAll(rs)) {
+                    Thread.onSpinWait();
+                }
+            }
+            case TEST_SOME -> {
+                while (Request.testSome(rs).length == 0) {
+                    Thread.onSpinWait();
+                }
+            }
+            case GET_STATUS -> {
+                while (r.getStatus() == null) {
+                    Thread.onSpinWait();
+                }
+                r.waitFor();
+            }
+            default -> {
+                while (!r.test()) {
+                    Thread.onSpinWait();
+                }
+            }
+        }
+    }
+
+    /** The last rank's side: it sleeps, then completes what the pollers poll for. */
+    private static int answerAfterASleep(Poll poll, int pollers) throws Exception {
+        Comm world = MPI.COMM_WORLD;
+        int me = world.getRank();
+        IntBuffer buf = MPI.newIntBuffer(1);
+        Win win = poll == Poll.WIN_TEST ? new Win(MPI.newIntBuffer(1), 1, 1, null, world) : null;
+        Intercomm ic = poll == Poll.INTERCOMM_IALLREDUCE ? withTheLastRank(me, me) : null;
+        Thread.sleep(50); // the pollers are in their loops by now, on every carrier
+        switch (poll) {
+            case WIN_TEST -> {
+                Group all = win.getGroup();
+                win.start(all.incl(IntStream.range(0, pollers).toArray()), 0);
+                for (int p = 0; p < pollers; p++) {
+                    win.put(MPI.newIntBuffer(1).put(0, 100 + p), 1, MPI.INT, p, 0, 1, MPI.INT);
+                }
+                win.complete();
+                win.free();
+                return 0;
+            }
+            case IALLREDUCE -> {
+                world.iAllReduce(MPI.newIntBuffer(1).put(0, 100), buf, 1, MPI.INT, MPI.SUM).waitFor();
+                return buf.get(0);
+            }
+            case INTERCOMM_IALLREDUCE -> {
+                ic.iAllReduce(MPI.newIntBuffer(1).put(0, 100), buf, 1, MPI.INT, MPI.SUM).waitFor();
+                ic.free();
+                return buf.get(0);
+            }
+            default -> {
+                for (int p = 0; p < pollers; p++) {
+                    world.send(MPI.newIntBuffer(1).put(0, 100 + p), 1, MPI.INT, p, 0);
+                }
+                return 0;
+            }
+        }
+    }
+
+    /** The intercommunicator between the pollers (ranks below {@code last}) and the last rank alone. */
+    private static Intercomm withTheLastRank(int me, int last) {
+        boolean alone = me == last;
+        return MPI.COMM_WORLD.createIntercomm(MPI.COMM_WORLD.split(alone ? 1 : 0, me), 0, alone ? 0 : last, 7);
     }
 }

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.mpjlite.JobFailedException;
-import org.mpjlite.MpjLite;
+import org.mpjlite.p2p.Jobs;
 import org.mpjlite.trace.TraceFiles.Flow;
 import org.mpjlite.trace.TraceFiles.Slice;
 
@@ -55,7 +55,7 @@ class TraceTest {
     @ValueSource(ints = {1, 2, 3, 4})
     void ringHasASlicePerCallAFlowPerMessageAndCollectivesOnEveryRank(int n) throws Exception {
         Path file = dir.resolve("ring.json");
-        MpjLite.options().ranks(n).trace(file).run(TraceTest::ring);
+        Jobs.options().ranks(n).trace(file).run(TraceTest::ring);
         TraceFiles t = TraceFiles.read(file);
 
         assertEquals(n, t.root.get("otherData").get("ranks").asInt());
@@ -95,7 +95,7 @@ class TraceTest {
     @ValueSource(ints = {2, 3})
     void aDeadlockIsAGlobalInstantWithTheReport(int n) throws Exception {
         Path file = dir.resolve("deadlock.json");
-        assertThrows(JobFailedException.class, () -> MpjLite.options().ranks(n).trace(file).run(() -> {
+        assertThrows(JobFailedException.class, () -> Jobs.options().ranks(n).trace(file).run(() -> {
             MPI.Init(new String[0]);
             MPI.COMM_WORLD.Barrier();
             int[] buf = new int[1];
@@ -117,7 +117,7 @@ class TraceTest {
     @Test
     void aRankThatThrowsIsAGlobalInstant() throws Exception {
         Path file = dir.resolve("failure.json");
-        assertThrows(JobFailedException.class, () -> MpjLite.options().ranks(3).trace(file).run(() -> {
+        assertThrows(JobFailedException.class, () -> Jobs.options().ranks(3).trace(file).run(() -> {
             MPI.Init(new String[0]);
             if (MPI.COMM_WORLD.Rank() == 2) {
                 throw new IllegalStateException("broken \"on purpose\"\n");
@@ -136,7 +136,7 @@ class TraceTest {
     @ValueSource(ints = {1, 3})
     void aFullRingDropsTheOldestEventsAndSaysSo(int n) throws Exception {
         Path file = dir.resolve("dropped.json");
-        MpjLite.options().ranks(n).trace(file).traceLimit(50).run(() -> {
+        Jobs.options().ranks(n).trace(file).traceLimit(50).run(() -> {
             MPI.Init(new String[0]);
             int me = MPI.COMM_WORLD.Rank();
             int size = MPI.COMM_WORLD.Size();
@@ -165,7 +165,7 @@ class TraceTest {
     @Test
     void eachThreadOfARankHasItsOwnTrack() throws Exception {
         Path file = dir.resolve("threads.json");
-        MpjLite.options().ranks(2).trace(file).run(() -> {
+        Jobs.options().ranks(2).trace(file).run(() -> {
             MPI.Init_thread(new String[0], MPI.THREAD_MULTIPLE);
             int[] buf = new int[1];
             if (MPI.COMM_WORLD.Rank() == 0) {
@@ -191,7 +191,7 @@ class TraceTest {
     @ValueSource(ints = {1, 3})
     void collectivesWithCountsPerRankShowEachRanksBytes(int n) throws Exception {
         Path file = dir.resolve("v.json");
-        MpjLite.options().ranks(n).trace(file).run(() -> {
+        Jobs.options().ranks(n).trace(file).run(() -> {
             MPI.Init(new String[0]);
             int me = MPI.COMM_WORLD.Rank();
             int size = MPI.COMM_WORLD.Size();
@@ -222,7 +222,7 @@ class TraceTest {
 
     @Test
     void noTraceNoFile() throws Exception {
-        MpjLite.options().ranks(2).run(TraceTest::ring);
+        Jobs.options().ranks(2).run(TraceTest::ring);
         try (var files = Files.list(dir)) {
             assertEquals(0, files.count());
         }

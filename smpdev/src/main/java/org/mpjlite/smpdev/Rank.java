@@ -87,6 +87,11 @@ public final class Rank implements Waiter {
      * {@link #untrackedPlatformThreads}).
      */
     private volatile boolean virtual;
+    /**
+     * Polls of a virtual rank that found nothing ({@link #pollMissed}). Plain: threads of the rank
+     * polling at once may lose counts, which only moves their next park.
+     */
+    private int missedPolls;
     /** Threads of a virtual rank other than its main thread that have blocked in MPI. */
     private final java.util.Set<Thread> tracked = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /**
@@ -294,6 +299,34 @@ public final class Rank implements Waiter {
 
     void runsVirtual() {
         virtual = true;
+    }
+
+    /**
+     * What a poll of this rank does when it finds nothing ready (MPI_Test and its relatives,
+     * MPI_Request_get_status, MPI_Iprobe, MPI_Improbe, MPI_Win_test), before it returns: a virtual
+     * rank lets the other ranks run. Virtual threads are not time-sliced: a rank polling in a loop
+     * ({@code while (!request.test()) ...}) would otherwise keep its carrier, and once as many ranks
+     * poll as there are carriers, the ranks they wait for (and whose arrival completes a
+     * non-blocking collective) never run again. MPI's progress rule wants the reverse: an operation
+     * its peers have enabled is eventually found complete by repeated tests. So the poll yields the
+     * carrier, which runs the ranks other ranks woke; and at every {@link Tunables#POLLS_PER_PARK}th
+     * miss it parks for a nanosecond instead: a carrier whose thread yields takes its next task
+     * from the queue the yielded thread went back to, so with yields alone a rank woken from
+     * outside the carriers (its sleep ended, a platform thread rang it) waited for as long as the
+     * pollers polled (JDK 25); a parked poller leaves its carrier to look elsewhere. The pollers
+     * take turns with every other runnable rank, as Open MPI's ranks do when oversubscribed
+     * ({@code mpi_yield_when_idle}). A platform rank returns at once: the OS preempts it. Any
+     * thread of the rank may call it.
+     */
+    public void pollMissed() {
+        if (!virtual) {
+            return;
+        }
+        if (++missedPolls % Tunables.POLLS_PER_PARK == 0) {
+            java.util.concurrent.locks.LockSupport.parkNanos(1);
+        } else {
+            Thread.yield();
+        }
     }
 
     /**

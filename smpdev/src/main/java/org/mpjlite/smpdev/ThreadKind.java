@@ -11,6 +11,12 @@ import java.lang.invoke.MethodType;
  * frees its carrier). Virtual ranks make jobs of tens of thousands of ranks fit in a laptop's
  * memory and start in seconds; see {@link #DEFAULT} for which one a job gets.
  *
+ * <p>Virtual threads are not time-sliced: a virtual rank that computes keeps its carrier until it
+ * calls MPI (with as many ranks computing as there are carriers, the others wait for one of them to
+ * call MPI). A poll that finds nothing (a Test, an Iprobe) lets the other ranks run before it
+ * returns ({@link Rank#pollMissed}), so a loop of tests always completes, as MPI's progress rule
+ * wants.
+ *
  * <p>Threads a rank starts itself (at {@code THREAD_MULTIPLE}) are whatever the program makes them:
  * {@code new Thread(...)} is a platform thread even in a virtual rank.
  *
@@ -52,8 +58,9 @@ public enum ThreadKind {
      *       counts as waiting for them, and is reported with the call it waits in; a virtual
      *       thread a rank created that has never blocked in MPI keeps the rank counting as able to
      *       progress (nothing lists it), leaving such a deadlock to {@code --timeout}.</li>
-     *   <li>Non-blocking intercommunicator collectives have been seen not to complete with virtual
-     *       ranks.</li>
+     *   <li>Scheduling: virtual threads are not time-sliced, so a virtual rank that computes keeps
+     *       its carrier until it calls MPI; a poll that finds nothing ({@code Test},
+     *       {@code Iprobe}...) lets the other ranks run ({@link Rank#pollMissed}).</li>
      * </ul>
      */
     public static final ThreadKind DEFAULT = PLATFORM;

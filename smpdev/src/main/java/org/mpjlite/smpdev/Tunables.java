@@ -134,6 +134,17 @@ public final class Tunables {
      */
     public static final int SPINS_PER_CHECK = 64;
 
+    /**
+     * A virtual rank whose polls (a Test, an Iprobe) keep finding nothing yields its carrier at each
+     * one, and parks for a nanosecond at every this many (see {@code Rank.pollMissed}): a yield lets
+     * the ranks other ranks woke run, a park also the ones a timer or a platform thread woke (a
+     * sleep ending), which the scheduler may never reach while its carriers only bounce yielding
+     * pollers. A park costs tens of microseconds, a yield about one: 64 keeps a polling loop's
+     * test at a few microseconds on average, and a timer-woken rank waits a few milliseconds at
+     * most (a 50 ms sleep ended 2 ms late with every carrier of two loaded cores polling).
+     */
+    public static final int POLLS_PER_PARK = 64;
+
     // ---- supervision ----------------------------------------------------------------------------
 
     /**
