@@ -128,10 +128,11 @@ public final class MpjLite {
         }
 
         /**
-         * What each rank runs on, as {@code mpjrun --threads}: {@link ThreadKind#PLATFORM} (the
-         * default, {@link ThreadKind#DEFAULT}) or {@link ThreadKind#VIRTUAL} (JDK 21 and later; see
-         * {@link ThreadKind#DEFAULT} for how virtual ranks differ, and {@link #stackSize} for their
-         * stack).
+         * What each rank runs on, as {@code mpjrun --threads}: {@link ThreadKind#PLATFORM} or
+         * {@link ThreadKind#VIRTUAL} (JDK 21 and later). Unset, {@link ThreadKind#defaultFor} the
+         * job's ranks and stack size: virtual for more ranks than cores on JDK 24 and later when
+         * this JVM's {@code -Xss} holds the stack size, else platform (see there for how virtual
+         * ranks differ, and {@link #stackSize} for their stack).
          *
          * @throws IllegalArgumentException for virtual threads on a JDK before 21
          */

@@ -39,15 +39,15 @@ public final class Jobs {
     /**
      * The system property that sets what the ranks of every test job run on: {@code platform} or
      * {@code virtual} (JDK 21 and later), as {@code mpjrun --threads}; unset, the jobs get
-     * {@link ThreadKind#DEFAULT}. Maven passes it to the tests:
+     * {@link ThreadKind#defaultFor} their ranks. Maven passes it to the tests:
      * {@code mvn -pl api -am verify -Dmpjlite.test.threads=virtual}.
      */
     public static final String THREADS_PROPERTY = "mpjlite.test.threads";
 
-    /** What the ranks of test jobs run on: {@link #THREADS_PROPERTY}, else {@link ThreadKind#DEFAULT}. */
+    /** What the ranks of test jobs run on: {@link #THREADS_PROPERTY}, else null (the job's default). */
     public static ThreadKind threads() {
         String kind = System.getProperty(THREADS_PROPERTY, "");
-        return kind.isBlank() ? ThreadKind.DEFAULT : ThreadKind.parse(kind);
+        return kind.isBlank() ? null : ThreadKind.parse(kind);
     }
 
     /**
@@ -55,7 +55,8 @@ public final class Jobs {
      * so that one property runs the whole suite on virtual ranks.
      */
     public static MpjLite.Options options() {
-        return MpjLite.options().threads(threads());
+        ThreadKind kind = threads();
+        return kind == null ? MpjLite.options() : MpjLite.options().threads(kind);
     }
 
     /**

@@ -114,4 +114,34 @@ class StackSizeLaunchTest {
         takingValues.remove("--stack-size"); // the script reads its value
         assertEquals(takingValues, skipped);
     }
+
+    /**
+     * Without {@code --threads}, mpjrun's ranks are virtual when they outnumber the cores on JDK 24
+     * or later (mpjrun gives the JVM the -Xss that a virtual rank's stack needs), platform otherwise.
+     */
+    @Test
+    @Timeout(120)
+    void theDefaultKindIsVirtualForMoreRanksThanCoresOnJdk24() throws Exception {
+        Path kind = Sources.write(dir, "Kind.java", String.join("\n",
+            "import mpi.*;",
+            "public class Kind {",
+            "    public static void main(String[] args) throws Exception {",
+            "        MPI.Init(args);",
+            "        boolean virtual = Thread.currentThread().toString().startsWith(\"VirtualThread\");",
+            "        System.out.println(\"rank \" + MPI.COMM_WORLD.Rank() + (virtual ? \" virtual\" : \" platform\"));",
+            "        MPI.Finalize();",
+            "    }",
+            "}",
+            ""));
+        int many = Runtime.getRuntime().availableProcessors() + 1;
+        String expected = Runtime.version().feature() >= 24 ? "virtual" : "platform";
+        List<String> r = mpjrun("-np", String.valueOf(many), kind.toString());
+        assertEquals("0", r.get(0), r.toString());
+        for (int rank = 0; rank < many; rank++) {
+            assertTrue(r.get(1).contains("rank " + rank + " " + expected + "\n"), r.toString());
+        }
+        r = mpjrun("-np", "1", kind.toString());
+        assertEquals("0", r.get(0), r.toString());
+        assertTrue(r.get(1).contains("rank 0 platform\n"), r.toString());
+    }
 }

@@ -32,6 +32,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.mpjlite.JobFailedException;
 import org.mpjlite.MpjLite;
 import org.mpjlite.smpdev.JobTimeoutException;
+import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.ThreadKind;
 
 /**
@@ -54,7 +55,27 @@ class VirtualRanksTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
             () -> MpjLite.options().threads(ThreadKind.VIRTUAL));
         assertTrue(e.getMessage().contains("virtual threads need JDK 21 or later"), e.getMessage());
-        assertEquals(ThreadKind.PLATFORM, ThreadKind.DEFAULT);
+        assertEquals(ThreadKind.PLATFORM, ThreadKind.defaultFor(100_000, 0));
+    }
+
+    /**
+     * The default kind: virtual only where it is the faster one and keeps the stack a rank is
+     * promised: more ranks than cores, JDK 24 or later, and a JVM thread stack (-Xss, which bounds
+     * a virtual rank) at least the rank's stack size. This JVM has the test runner's -Xss.
+     */
+    @Test
+    void theDefaultIsVirtualOnlyForMoreRanksThanCoresOnJdk24WithTheStackPromised() {
+        int cores = Runtime.getRuntime().availableProcessors();
+        assertEquals(ThreadKind.PLATFORM, ThreadKind.defaultFor(cores, 0));
+        assertEquals(ThreadKind.PLATFORM, ThreadKind.defaultFor(1, 0));
+        boolean virtualFits = Runtime.version().feature() >= 24;
+        assertEquals(virtualFits ? ThreadKind.VIRTUAL : ThreadKind.PLATFORM, ThreadKind.defaultFor(cores + 1, 0));
+        assertEquals(ThreadKind.PLATFORM, ThreadKind.defaultFor(cores + 1, 1L << 40)); // no JVM has a 1 TiB -Xss
+        JobConfig defaulted = JobConfig.builder().ranks(cores + 1).stackSize(0).build();
+        assertEquals(ThreadKind.defaultFor(cores + 1, 0), defaulted.threads());
+        assertEquals(ThreadKind.defaultFor(1, 0), defaulted.toBuilder().ranks(1).build().threads()); // still a default
+        assertEquals(ThreadKind.PLATFORM, JobConfig.builder().ranks(cores + 1).stackSize(0)
+            .threads(ThreadKind.PLATFORM).build().threads());
     }
 
     /**

@@ -23,6 +23,8 @@ public final class JobConfig {
     private final boolean check;
     private final long stackSize;
     private final ThreadKind threads;
+    /** The kind set on the builder, or null: {@link #toBuilder} keeps the default a default. */
+    private final ThreadKind threadsAsked;
     private final java.util.function.Consumer<String> warnings;
     private final java.nio.file.Path trace;
     private final int traceLimit;
@@ -40,7 +42,8 @@ public final class JobConfig {
         this.timeout = b.timeout;
         this.check = b.check;
         this.stackSize = b.stackSize;
-        this.threads = b.threads;
+        this.threadsAsked = b.threads;
+        this.threads = b.threads != null ? b.threads : ThreadKind.defaultFor(b.ranks, b.stackSize);
         this.warnings = b.warnings;
         this.trace = b.trace;
         this.traceLimit = b.traceLimit;
@@ -52,10 +55,14 @@ public final class JobConfig {
     }
 
     public Builder toBuilder() {
-        return new Builder().ranks(ranks).matching(matching).eagerThreshold(eagerThreshold)
+        Builder b = new Builder().ranks(ranks).matching(matching).eagerThreshold(eagerThreshold)
             .pool(poolStrategy, storageKind).waitMode(waitMode).shutdownGrace(shutdownGrace)
             .deadlockDetection(deadlockDetection).timeout(timeout).check(check)
-            .stackSize(stackSize).threads(threads).warnings(warnings).trace(trace).traceLimit(traceLimit).stats(stats);
+            .stackSize(stackSize).warnings(warnings).trace(trace).traceLimit(traceLimit).stats(stats);
+        if (threadsAsked != null) {
+            b.threads(threadsAsked);
+        }
+        return b;
     }
 
     public int ranks() {
@@ -116,7 +123,10 @@ public final class JobConfig {
         return stackSize;
     }
 
-    /** The kind of thread each rank's main runs on ({@link ThreadKind#DEFAULT} unless set). */
+    /**
+     * The kind of thread each rank's main runs on: as set, else {@link ThreadKind#defaultFor} the
+     * job's ranks and stack size.
+     */
     public ThreadKind threads() {
         return threads;
     }
@@ -168,7 +178,8 @@ public final class JobConfig {
         private Duration timeout;
         private boolean check;
         private long stackSize = Tunables.DEFAULT_STACK_SIZE;
-        private ThreadKind threads = ThreadKind.DEFAULT;
+        /** Null: {@link ThreadKind#defaultFor} the ranks and stack size, decided when the config is built. */
+        private ThreadKind threads;
         private java.util.function.Consumer<String> warnings = w -> System.err.println("mpjrun: warning: " + w);
         private java.nio.file.Path trace;
         private int traceLimit = org.mpjlite.smpdev.diag.Tracer.DEFAULT_LIMIT;

@@ -9,7 +9,7 @@ import java.lang.invoke.MethodType;
  * own, {@link JobConfig#stackSize()}), or a virtual thread (JDK 21 and later: a few hundred bytes
  * until it runs, carried by a small pool of platform threads; a rank that waits in MPI unmounts and
  * frees its carrier). Virtual ranks make jobs of tens of thousands of ranks fit in a laptop's
- * memory and start in seconds; see {@link #DEFAULT} for which one a job gets.
+ * memory and start in seconds; see {@link #defaultFor} for which one a job gets.
  *
  * <p>Virtual threads are not time-sliced: a virtual rank that computes keeps its carrier until it
  * calls MPI (with as many ranks computing as there are carriers, the others wait for one of them to
@@ -41,9 +41,22 @@ public enum ThreadKind {
         : VIRTUAL.newThread(null, "mpjlite-thread-group-probe", 0, () -> { }).getThreadGroup();
 
     /**
-     * The kind a job gets unless told: platform. Virtual ranks start a thousand ranks in a fraction
-     * of the time and memory (docs/PERFORMANCE.md, "Many ranks") and are the choice for jobs of
-     * thousands of ranks. Where they differ from platform ranks:
+     * The kind a job of {@code ranks} ranks, each promised a stack of {@code stackSize} bytes, gets
+     * unless told: the faster one, as measured (docs/PERFORMANCE.md, "Many ranks").
+     * <ul>
+     *   <li>Virtual when the ranks outnumber the cores, on JDK 24 or later, and the JVM's thread
+     *       stack ({@code -Xss}, which bounds a virtual rank; {@code bin/mpjrun} sets it to
+     *       {@code --stack-size}) is at least {@code stackSize}: there every wait parks, and a
+     *       virtual rank parks and wakes several times faster than an OS thread (64 ranks on 2
+     *       cores: a Barrier and an Allreduce in about a third of the time), and starts in a
+     *       fraction of the time and memory.</li>
+     *   <li>Platform otherwise. With a core per rank, waits spin and the kinds measure alike
+     *       (2 ranks: latency and bandwidth within the noise of each other). On JDK 21 to 23 a
+     *       virtual thread blocked inside {@code synchronized} pins its carrier, so a rank calling
+     *       MPI under a lock could keep the ranks it waits for from running. A job run in-process in
+     *       a JVM with a small {@code -Xss} (1m unless told) keeps its ranks' promised stacks.</li>
+     * </ul>
+     * Where virtual ranks differ from platform ranks:
      * <ul>
      *   <li>Stack: a virtual thread runs on the stack of its carrier thread, which the JVM makes
      *       with its default thread stack, {@code -Xss}: that, not {@link JobConfig#stackSize()},
@@ -63,7 +76,14 @@ public enum ThreadKind {
      *       {@code Iprobe}...) lets the other ranks run ({@link Rank#pollMissed}).</li>
      * </ul>
      */
-    public static final ThreadKind DEFAULT = PLATFORM;
+    public static ThreadKind defaultFor(int ranks, long stackSize) {
+        if (!VIRTUAL.available() || Runtime.version().feature() < 24
+            || ranks <= Runtime.getRuntime().availableProcessors()) {
+            return PLATFORM;
+        }
+        long jvm = jvmThreadStackSize();
+        return stackSize == 0 || jvm >= stackSize ? VIRTUAL : PLATFORM;
+    }
 
     /** Whether this JDK can run ranks of this kind. */
     public boolean available() {
