@@ -347,7 +347,7 @@ public final class Team {
         long epoch = lpEpoch(me) + 1;
         if (lpKnownEpoch(me) < epoch - 1) {
             if (!reached(epoch - 1)) {
-                await(me, new Phase(epoch - 1), call);
+                await(me, new Phase(epoch - 1, Seen.EPOCHS), call);
             }
             spKnownEpoch(me, epoch - 1);
         }
@@ -361,7 +361,7 @@ public final class Team {
             reduced = parks && lines.reduceOnce(me, epoch, header, units, type, op, dst, dstIndex);
             completed(s, me, epoch);
         } else {
-            await(me, parks ? new Completed(epoch) : () -> arrivedInLines(epoch), call);
+            await(me, new Phase(epoch, parks ? Seen.COMPLETION_WORD : Seen.LINES), call);
             wakeFrom(s, me, false);
             reduced = parks && lines.readOnce(header, units, type, dst, dstIndex);
         }
@@ -541,7 +541,7 @@ public final class Team {
         if (reached(epoch)) {
             completed(s, me, epoch);
         } else {
-            await(me, parks ? new Completed(epoch) : new Phase(epoch), call);
+            await(me, new Phase(epoch, parks ? Seen.COMPLETION_WORD : Seen.EPOCHS), call);
             wakeFrom(s, me, false);
         }
         passed(me, epoch);
@@ -620,19 +620,29 @@ public final class Team {
     }
 
     /**
-     * Waiting until every member has arrived at phase {@code epoch}; for reports, waiting for the
-     * members that have not (read from their epoch words, published before their arrival counts).
+     * Waiting until every member has arrived at phase {@code epoch}, seen as {@code seen} says; for
+     * reports, waiting for the members that have not (read from their epoch words, published
+     * before their arrival counts).
      */
     private final class Phase implements Condition, Awaited {
         private final long epoch;
+        private final Seen seen;
 
-        Phase(long epoch) {
+        Phase(long epoch, Seen seen) {
             this.epoch = epoch;
+            this.seen = seen;
         }
 
         @Override
         public boolean isMet() {
-            return reached(epoch);
+            switch (seen) {
+                case COMPLETION_WORD:
+                    return lvCompleted() >= epoch;
+                case LINES:
+                    return arrivedInLines(epoch);
+                default:
+                    return reached(epoch);
+            }
         }
 
         @Override
@@ -650,32 +660,14 @@ public final class Team {
         }
     }
 
-    /** Waiting, with ranks that park, for the word the member that completes a phase stores: one read. */
-    private final class Completed implements Condition, Awaited {
-        private final long epoch;
-
-        Completed(long epoch) {
-            this.epoch = epoch;
-        }
-
-        @Override
-        public boolean isMet() {
-            return lvCompleted() >= epoch;
-        }
-
-        @Override
-        public String describe(Job job) {
-            return "";
-        }
-
-        @Override
-        public void addAwaitedRanks(Job job, java.util.BitSet ranks) {
-            for (int m = 0; m < members.size(); m++) {
-                if (lvEpoch(m) < epoch) {
-                    ranks.set(members.worldRank(m));
-                }
-            }
-        }
+    /** How a waiter sees that a phase is complete. */
+    private enum Seen {
+        /** Every member's epoch word (or, in a large team, the phase's arrival count). */
+        EPOCHS,
+        /** Every member's epoch line: a small Allreduce's waiters, with ranks that spin. */
+        LINES,
+        /** The team's completion word, one read: with ranks that park. */
+        COMPLETION_WORD
     }
 
     private long lvCompleted() {
