@@ -67,7 +67,7 @@ final class LaunchOptions {
         "                               well, about 10,000 at most (about 180 KB of memory each,",
         "                               and the OS's limits on threads); that is all JDK 17 to 20",
         "                               offer. Virtual ranks cost about 40 KB: 10,000 start in a",
-        "                               few seconds within 0.6 GB, and 100,000 in 30 to 45 s",
+        "                               few seconds within 0.6 GB, and 100,000 in 20 to 45 s",
         "                               within about 4 GB (default heap, 2 cores, 24 GB)",
         "  --stack-size BYTES           stack of each rank's main thread (default 8m, what a",
         "                               program's main thread typically has); suffixes k, m, g.",
