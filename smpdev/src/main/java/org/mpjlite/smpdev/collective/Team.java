@@ -91,7 +91,9 @@ public final class Team {
      * arrived at (volatile stores; others load it volatile, the member itself plain); LEFT, the
      * collectives it has left (volatile); KNOWN_LEFT, the least LEFT of all members it has seen
      * (plain, private, saves re-reading the others); KNOWN_EPOCH, the least EPOCH of all members it
-     * has seen (plain, private). Accessed only through the {@code lp/sp/lv/sv} accessors below.
+     * has seen (plain, private). After the members' blocks, one more holds the completion word: the
+     * last phase a member saw complete, with ranks that park (volatile). Accessed only through the
+     * {@code lp/sp/lv/sv} accessors below.
      */
     private final long[] state;
     /** Small reductions carried in the members' lines, beside their epochs. */
@@ -107,6 +109,11 @@ public final class Team {
      * never overlap. Null for smaller teams.
      */
     private final AtomicLongArray arrivals;
+    /**
+     * True when the job's waiters park at once (more ranks than cores): a phase's completion is
+     * then published in the completion word (the block after the members' in {@link #state}), a
+     * small Allreduce is reduced once, and members are woken down a tree ({@link #wakeFrom}).
+     */
     private final boolean parks;
 
     private Team(Membership members, int split) {
@@ -365,12 +372,11 @@ public final class Team {
             wakeFrom(s, me, false);
             reduced = parks && lines.readOnce(header, units, type, dst, dstIndex);
         }
+        passed(me, epoch);
         if (reduced) {
-            passed(me, epoch);
             leave(me);
             return;
         }
-        passed(me, epoch);
         for (int m = 0; m < members.size(); m++) {
             long h = lines.lvHeader(m, epoch);
             if (h != header) {
