@@ -36,6 +36,11 @@ public class Request {
     private boolean isNull;
     /** The communicator whose error handler the operation's error goes through; null: none. */
     Comm comm;
+    /**
+     * True for a non-blocking receive whose device request nothing else refers to: once collected,
+     * the device reuses it for a later receive.
+     */
+    boolean recyclable;
 
     Request(Rank rank, org.mpjlite.smpdev.Request op, Status preset) {
         this(rank, op, preset, null);
@@ -77,18 +82,34 @@ public class Request {
      * or under {@code --check} an error if a send buffer changed while the send was pending.
      */
     Status collect() {
+        return collect(true);
+    }
+
+    /**
+     * As {@link #collect()}; without {@code withStatus} (a call that returns no status) it makes
+     * none and returns null.
+     */
+    Status collect(boolean withStatus) {
         org.mpjlite.smpdev.Request r = op;
         RequestAudit a = audit;
-        Status s;
+        Status s = null;
+        RuntimeException error = null;
         if (r != null) {
-            s = Status.of(r);
+            if (withStatus) {
+                s = Status.of(r);
+            }
             Tracer t = rank.tracer();
             if (t != null && r instanceof RecvRequest) {
                 t.received(((RecvRequest) r).flow());
             }
+            error = r.failed() ? r.error() : null;
+            if (recyclable) {
+                recyclable = false;
+                ((RecvRequest) r).recycle();
+            }
         } else if (preset != null) {
             s = preset;
-        } else {
+        } else if (withStatus) {
             s = new Status();
         }
         op = null;
@@ -99,9 +120,8 @@ public class Request {
             a.close(rank);
             a.verifyBuffer();
         }
-        if (r != null && r.failed()) {
-            RuntimeException e = r.error();
-            throw comm != null && e instanceof MPIException ? comm.raise((MPIException) e) : e;
+        if (error != null) {
+            throw comm != null && error instanceof MPIException ? comm.raise((MPIException) error) : error;
         }
         Runnable after = onCompletion;
         if (after != null) {
@@ -117,12 +137,17 @@ public class Request {
     }
 
     Status await(String call) {
+        return await(call, true);
+    }
+
+    /** Waits for completion and collects the request; its status, or null without {@code withStatus}. */
+    Status await(String call, boolean withStatus) {
         long start = traceStart(rank);
         if (op != null) {
             rank.checkCaller(call);
             op.await(call);
         }
-        Status s = collect();
+        Status s = collect(withStatus);
         traced(rank, call, start);
         return s;
     }
@@ -201,14 +226,23 @@ public class Request {
     }
 
     public static Status[] Waitall(Request[] requests) {
+        return waitAll(requests, "Waitall", true);
+    }
+
+    /** Waits for every request and collects them; their statuses, or null without {@code withStatus}. */
+    private static Status[] waitAll(Request[] requests, String call, boolean withStatus) {
         Rank rank = rankOf(requests);
         long start = traceStart(rank);
-        awaitAll(requests, "Waitall");
-        Status[] out = new Status[requests.length];
+        awaitAll(requests, call);
+        Status[] out = withStatus ? new Status[requests.length] : null;
         for (int i = 0; i < requests.length; i++) {
-            out[i] = requests[i] == null ? new Status() : requests[i].collect();
+            Request r = requests[i];
+            Status s = r == null ? (withStatus ? new Status() : null) : r.collect(withStatus);
+            if (withStatus) {
+                out[i] = s;
+            }
         }
-        traced(rank, "Waitall", start);
+        traced(rank, call, start);
         return out;
     }
 
@@ -313,7 +347,7 @@ public class Request {
     // ---- Open MPI Java ----------------------------------------------------------------------
 
     public final void waitFor() {
-        await("waitFor");
+        await("waitFor", false);
     }
 
     public final Status waitStatus() {
@@ -354,11 +388,11 @@ public class Request {
     }
 
     public static void waitAll(Request[] requests) {
-        Waitall(requests);
+        waitAll(requests, "waitAll", false);
     }
 
     public static Status[] waitAllStatus(Request[] requests) {
-        return Waitall(requests);
+        return waitAll(requests, "waitAllStatus", true);
     }
 
     /** Index of the request that completed, or {@code MPI.UNDEFINED} if none was active. */
@@ -420,6 +454,9 @@ public class Request {
         Rank rank = rankOf(requests);
         if (rank != null) {
             rank.checkCaller(call);
+            if (allComplete(requests)) {
+                return;
+            }
             PointToPoint.awaitAll(rank, ops(requests), call);
         }
     }
@@ -450,6 +487,16 @@ public class Request {
             }
         }
         return java.util.Arrays.copyOf(tmp, n);
+    }
+
+    /** True if every active request's operation is complete: a wait needs no progress then. */
+    private static boolean allComplete(Request[] requests) {
+        for (Request r : requests) {
+            if (r != null && r.op != null && !r.op.isComplete()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static org.mpjlite.smpdev.Request[] ops(Request[] requests) {

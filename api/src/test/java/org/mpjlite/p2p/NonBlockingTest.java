@@ -14,6 +14,7 @@ import static org.mpjlite.p2p.Jobs.size;
 
 import java.nio.ByteBuffer;
 import java.nio.IntBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import mpi.MPI;
@@ -217,6 +218,87 @@ class NonBlockingTest {
             r[t] = MPI.COMM_WORLD.Irecv(in, t, 1, MPI.INT, 1, t);
         }
         return r;
+    }
+
+    /** Window lengths around the device's reuse of receive requests (64 at a time). */
+    private static final int[] WINDOWS = {1, 63, 64, 65, 150, 7, 64, 2};
+
+    @Jobs.MultiRanksBothProtocols
+    @DisplayName("Windows of 1 to 150 Irecvs, completed by each Wait/Test family and mixed with Recv: every message "
+        + "once, in order, with its status; a completed request stays null while later receives run")
+    void windowsOfReceives(World w) {
+        w.run(() -> {
+            List<Request> completed = new ArrayList<>();
+            for (int round = 0; round < WINDOWS.length; round++) {
+                int k = WINDOWS[round];
+                int[][] in = new int[k][2];
+                Request[] recvs = new Request[k];
+                for (int i = 0; i < k; i++) {
+                    recvs[i] = MPI.COMM_WORLD.Irecv(in[i], 0, 2, MPI.INT, left(), round);
+                }
+                Request[] sends = new Request[k];
+                for (int i = 0; i < k; i++) {
+                    sends[i] = MPI.COMM_WORLD.Isend(new int[] {round, i}, 0, 2, MPI.INT, right(), round);
+                }
+                Status[] statuses = completeAll(round % 4, recvs);
+                Request.Waitall(sends);
+                for (int i = 0; i < k; i++) {
+                    assertArrayEquals(new int[] {round, i}, in[i], "round " + round + ", receive " + i);
+                    assertEquals(left(), statuses[i].source);
+                    assertEquals(round, statuses[i].tag);
+                    assertEquals(2, statuses[i].Get_count(MPI.INT));
+                    assertTrue(recvs[i].Is_null());
+                }
+                completed.addAll(Arrays.asList(recvs));
+                // A blocking receive between windows: its request goes round the same reuse.
+                int[] token = new int[1];
+                MPI.COMM_WORLD.Sendrecv(new int[] {round}, 0, 1, MPI.INT, right(), ACK, token, 0, 1, MPI.INT, left(), ACK);
+                assertEquals(round, token[0]);
+                for (Request r : completed) {
+                    assertTrue(r.Is_null(), "a completed request stays null");
+                    Status empty = r.Test();
+                    assertEquals(MPI.ANY_SOURCE, empty.source, "a null request tests complete with an empty status");
+                    assertEquals(MPI.ANY_TAG, empty.tag);
+                }
+            }
+            return null;
+        });
+    }
+
+    /** Completes every request with one Wait/Test family; the statuses in array order. */
+    private static Status[] completeAll(int family, Request[] r) {
+        Status[] out = new Status[r.length];
+        switch (family) {
+            case 0 -> {
+                return Request.Waitall(r);
+            }
+            case 1 -> {
+                for (int n = 0; n < r.length; n++) {
+                    Status s = Request.Waitany(r);
+                    out[s.index] = s;
+                }
+            }
+            case 2 -> {
+                for (int i = 0; i < r.length; i++) {
+                    Status s;
+                    while ((s = r[i].Test()) == null) {
+                        Thread.onSpinWait();
+                    }
+                    out[i] = s;
+                }
+            }
+            default -> {
+                // Open MPI's waitAll returns no statuses: getStatus reads each first, leaving it active.
+                for (int i = 0; i < r.length; i++) {
+                    while ((out[i] = r[i].getStatus()) == null) {
+                        Thread.onSpinWait();
+                    }
+                    assertFalse(r[i].isNull(), "getStatus leaves the request active");
+                }
+                Request.waitAll(r);
+            }
+        }
+        return out;
     }
 
     @Jobs.PairsBothProtocols

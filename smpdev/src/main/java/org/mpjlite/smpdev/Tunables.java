@@ -68,6 +68,12 @@ public final class Tunables {
     public static final int RECYCLED_MESSAGES = 64;
 
     /**
+     * Receive requests a rank reuses (a power of two): enough for a window of non-blocking
+     * receives; a longer window makes new ones for the rest.
+     */
+    public static final int RECYCLED_RECEIVES = 64;
+
+    /**
      * Copies of at least this many bytes are announced to the waiting sides
      * ({@link Request#isImminent}), so that a spinning waiter does not park in the middle of them;
      * shorter ones end well within a spin and are not worth the extra volatile write. 64 KB copies

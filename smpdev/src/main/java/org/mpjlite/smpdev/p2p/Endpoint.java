@@ -63,7 +63,7 @@ public final class Endpoint {
         return transfer;
     }
 
-    /** Where this rank's messages and blocking receives are reused from. */
+    /** Where this rank's messages and receive requests are reused from. */
     Recycler recycler() {
         return recycler;
     }

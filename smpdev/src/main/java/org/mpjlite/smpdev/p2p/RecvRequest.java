@@ -10,7 +10,7 @@ import org.mpjlite.smpdev.data.TypeMap;
  * A receive: a pattern (context, source or {@code ANY_SOURCE}, tag or {@code ANY_TAG}) and the user
  * buffer the matched message is copied into.
  *
- * <p>A blocking receive's request is reused ({@link #recycle}) once complete: the fields below are
+ * <p>A request is reused ({@link #recycle}) once complete and unreachable: the fields below are
  * written by the receiving thread before the request is posted, which publishes them.
  */
 public final class RecvRequest extends Request {
@@ -35,6 +35,10 @@ public final class RecvRequest extends Request {
      * request's completion (a volatile write) publishes it.
      */
     long flow;
+    /** This request's place in its rank's {@link Recycler} ring, or -1 if it has none. */
+    int slot = -1;
+    /** True while the request is free for reuse in that ring (the rank's user thread only). */
+    boolean free;
 
     RecvRequest(Rank owner, int context, int source, int tag, Object buffer, int index, int capacity,
                 TypeMap map, String call) {
@@ -76,8 +80,8 @@ public final class RecvRequest extends Request {
 
     /**
      * Hands this completed receive back for reuse by a later receive of its rank. Only for a
-     * request nobody else can reach any more, i.e. a blocking receive whose status has been read:
-     * never one handed to the program (a non-blocking receive), which may still be queried.
+     * request nobody else can reach any more: a blocking receive whose status has been read, or a
+     * non-blocking one that the API has collected (the program's request no longer refers to it).
      */
     public void recycle() {
         owner.endpoint().recycler().recycle(this);

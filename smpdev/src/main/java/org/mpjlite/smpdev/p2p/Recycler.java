@@ -8,8 +8,7 @@ import org.mpjlite.smpdev.data.TypeMap;
 
 /**
  * One rank's reuse of the objects of its message path, so that a small message in steady state
- * allocates nothing: the {@link Message}s it sends, and one spare {@link RecvRequest} for its
- * blocking receives.
+ * allocates nothing: the {@link Message}s it sends, and the {@link RecvRequest}s of its receives.
  *
  * <p>Only one thread of the rank uses it, the first that sends or receives (the rank's main thread
  * in a program): every other thread allocates, as before. So it needs no atomic but one compare of
@@ -23,6 +22,16 @@ import org.mpjlite.smpdev.data.TypeMap;
  * that exchange them; a ping-pong allocates nothing, and a one-way stream allocates at the sender
  * once the receiver's list is full (the receiver drops what it cannot keep).
  *
+ * <p>Receive requests go round a ring of {@link Tunables#RECYCLED_RECEIVES}: a receive takes the
+ * one freed last if it is free (a blocking receive in a loop reuses one request), else the next
+ * free one from a cursor (a window of non-blocking receives takes them in turn). A request is free
+ * again once nothing can reach it: the API has read the status of a blocking receive, or collected
+ * a non-blocking one (which deactivates the program's {@code Request}). A request taken and never
+ * freed (a receive left pending, or collected on another thread) is replaced in the ring when the
+ * cursor finds it busy. Taking and freeing write an int and a boolean, no reference: a recycled
+ * request is an old object, and a reference stored into one costs the G1 collector's write barrier
+ * a fence.
+ *
  * <p>Memory ordering: a recycler's lists are read and written by its user thread only. A message
  * reaches that thread through the mailbox that delivered it (whose release and acquire order the
  * sender's last use of it, which comes before the delivery, before the receiver's) or on the
@@ -30,6 +39,8 @@ import org.mpjlite.smpdev.data.TypeMap;
  */
 final class Recycler {
     private static final VarHandle USER;
+    /** Busy slots a receive passes over, from the cursor, before it makes a new request. */
+    private static final int RECEIVE_PROBES = 4;
 
     static {
         try {
@@ -51,9 +62,12 @@ final class Recycler {
      */
     private Message last;
     private boolean lastFree;
-    /** The user thread's spare receive request, and whether it is free (as {@link #last}). */
-    private RecvRequest spareReceive;
-    private boolean spareFree;
+    /** The user thread's receive requests (null: not made yet); see the class comment. */
+    private final RecvRequest[] receives = new RecvRequest[Tunables.RECYCLED_RECEIVES];
+    /** Where the next receive looks after {@link #lastFreed}. */
+    private int cursor;
+    /** The slot in {@link #receives} of the request freed last, or -1. */
+    private int lastFreed = -1;
 
     /** A message to send: a recycled one for the user thread when there is one, else a new one. */
     Message message(int context, int source, int tag, TypeMap map, int items, String call) {
@@ -100,27 +114,42 @@ final class Recycler {
         }
     }
 
-    /** A receive request: the spare for the user thread when it is free, else a new one. */
+    /** A receive request: a free one of the ring for the user thread, else a new one. */
     RecvRequest receive(Rank owner, int context, int source, int tag, Object buffer, int index, int capacity,
                         TypeMap map, String call) {
-        if (spareFree && isUser()) {
-            spareFree = false;
-            spareReceive.reuse(context, source, tag, buffer, index, capacity, map, call);
-            return spareReceive;
+        if (!isUser()) {
+            return new RecvRequest(owner, context, source, tag, buffer, index, capacity, map, call);
         }
-        return new RecvRequest(owner, context, source, tag, buffer, index, capacity, map, call);
+        RecvRequest[] ring = receives;
+        int slot = lastFreed;
+        lastFreed = -1;
+        if (slot < 0 || !ring[slot].free) {
+            slot = cursor;
+            for (int probes = 0; probes < RECEIVE_PROBES && ring[slot] != null && !ring[slot].free; probes++) {
+                slot = (slot + 1) & (ring.length - 1);
+            }
+            cursor = (slot + 1) & (ring.length - 1);
+        }
+        RecvRequest r = ring[slot];
+        if (r == null || !r.free) {
+            r = new RecvRequest(owner, context, source, tag, buffer, index, capacity, map, call);
+            r.slot = slot;
+            ring[slot] = r;
+            return r;
+        }
+        r.free = false;
+        r.reuse(context, source, tag, buffer, index, capacity, map, call);
+        return r;
     }
 
     /**
-     * Keeps a completed receive that nothing refers to any more as the user thread's spare, if that
-     * is not free already. The spare keeps its last buffer until it is reused.
+     * Frees a completed receive that nothing refers to any more, if it belongs to the ring and the
+     * calling thread is the user thread. It keeps its last buffer until it is reused.
      */
     void recycle(RecvRequest r) {
-        if (!spareFree && isUser()) {
-            if (spareReceive != r) {
-                spareReceive = r;
-            }
-            spareFree = true;
+        if (r.slot >= 0 && receives[r.slot] == r && (Thread) USER.getOpaque(this) == Thread.currentThread()) {
+            r.free = true;
+            lastFreed = r.slot;
         }
     }
 
