@@ -110,6 +110,57 @@ class MismatchTest {
     }
 
     /**
+     * Bcast of a few elements travels in the root's epoch line, every rank's line naming the root;
+     * its mismatches (count and type in the line, count across the line limit, the root, a small
+     * Allreduce, which also travels in the lines) are reported as the general path reports them.
+     */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 8})
+    void smallBcastMismatchesAreNamed(int ranks) {
+        int last = ranks - 1;
+        int[] lines = new int[2];
+        for (int[] c : new int[][] {{2, 3}, {12, 13}, {13, 12}}) {
+            List<String> counts = outcomes(ranks, () -> {
+                boolean odd = MPI.COMM_WORLD.Rank() == last;
+                lines[odd ? 1 : 0] = nextLine();
+                MPI.COMM_WORLD.bcast(new int[13], c[odd ? 1 : 0], MPI.INT, 0);
+                return 0;
+            });
+            assertEveryRank(counts, MPI.ERR_COUNT, "bcast(root=0, count=" + c[0] + ", MPI.INT)" + at(lines[0])
+                + " on rank 0 does not match bcast(root=0, count=" + c[1] + ", MPI.INT)" + at(lines[1]) + " on rank "
+                + last);
+        }
+        List<String> types = outcomes(ranks, () -> {
+            boolean odd = MPI.COMM_WORLD.Rank() == last;
+            lines[odd ? 1 : 0] = nextLine();
+            MPI.COMM_WORLD.bcast(odd ? new float[2] : new int[2], 2, odd ? MPI.FLOAT : MPI.INT, 0);
+            return 0;
+        });
+        assertEveryRank(types, MPI.ERR_TYPE, "bcast(root=0, count=2, MPI.INT)" + at(lines[0]) + " on rank 0 does "
+            + "not match bcast(root=0, count=2, MPI.FLOAT)" + at(lines[1]) + " on rank " + last);
+        List<String> roots = outcomes(ranks, () -> {
+            boolean odd = MPI.COMM_WORLD.Rank() == last;
+            lines[odd ? 1 : 0] = nextLine();
+            MPI.COMM_WORLD.bcast(new long[1], 1, MPI.LONG, odd ? last : 0);
+            return 0;
+        });
+        assertEveryRank(roots, MPI.ERR_ROOT, "bcast(root=0, count=1, MPI.LONG)" + at(lines[0]) + " on rank 0 does "
+            + "not match bcast(root=" + last + ", count=1, MPI.LONG)" + at(lines[1]) + " on rank " + last);
+        List<String> allreduce = outcomes(ranks, () -> {
+            if (MPI.COMM_WORLD.Rank() == last) {
+                lines[1] = nextLine();
+                MPI.COMM_WORLD.allReduce(new int[1], 1, MPI.INT, MPI.SUM);
+            } else {
+                lines[0] = nextLine();
+                MPI.COMM_WORLD.bcast(new int[1], 1, MPI.INT, 0);
+            }
+            return 0;
+        });
+        assertEveryRank(allreduce, MPI.ERR_NOT_SAME, "bcast(root=0, count=1, MPI.INT)" + at(lines[0]) + " on rank 0 "
+            + "does not match allReduce(count=1, MPI.INT, MPI.SUM)" + at(lines[1]) + " on rank " + last);
+    }
+
+    /**
      * Allreduce of a few elements travels in the ranks' epoch lines, not the slot; its mismatches
      * (with itself, with the general path, with other collectives, blocking against non-blocking)
      * are reported as the general path reports them.

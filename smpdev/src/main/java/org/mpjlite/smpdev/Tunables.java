@@ -100,6 +100,12 @@ public final class Tunables {
     public static final int LINE_ALLREDUCE_BYTES = 56;
 
     /**
+     * Largest message (bytes) of a blocking Bcast carried in the root's epoch line: the line less
+     * its header and the word that names the root. Fixed by the line size, not measured.
+     */
+    public static final int LINE_BCAST_BYTES = 48;
+
+    /**
      * Collectives that may be in flight on one communicator at once (a power of two): a member may
      * run this many collectives ahead of the slowest member before it waits to enter a slot. 32
      * covers the pipelines of non-blocking collectives programs issue; each slot costs a part per

@@ -50,6 +50,10 @@ public final class Collectives {
         Slot s = t.enter(me, call);
         Part p = s.parts[me];
         p.sign(Operation.BCAST, call, arguments, root, units, type, null);
+        if (request == null && !t.isLarge() && EpochLines.fitsBcast(units, type)) {
+            t.bcastInLines(s, me, buf, index, units, type, root, call);
+            return;
+        }
         boolean eager = eager(units, type, request);
         if (me == root) {
             p.send = buf;

@@ -9,17 +9,20 @@ import org.mpjlite.smpdev.data.BasicType;
 import org.mpjlite.smpdev.data.Copier;
 
 /**
- * Each member's two cache lines for small reductions: a blocking Allreduce of at most
- * {@link #BYTES} bytes per member carries its contribution, its epoch and a compact signature of
- * the call in one line, so that the collective moves one line from each member to each other
- * member ({@link Team#allreduceInLines}). A member uses line {@code epoch & 1} for the phase
+ * Each member's two cache lines for small reductions and broadcasts: a blocking Allreduce of at
+ * most {@link #BYTES} bytes per member carries its contribution, its epoch and a compact signature
+ * of the call in one line, so that the collective moves one line from each member to each other
+ * member ({@link Team#allreduceInLines}); a blocking Bcast of at most {@link #BCAST_BYTES} bytes
+ * carries the message in the root's line, and every member's line carries the epoch, the signature
+ * and the root it names ({@link Team#bcastInLines}). A member uses line {@code epoch & 1} for the phase
  * {@code epoch}; the lines are 64-byte aligned (in native memory: a Java array's alignment is not
  * known), so the header and the data are one cache line.
  *
  * <p>A line starts with its header, {@code epoch << SIGNATURE_BITS | signature}, written with
  * release semantics after the data; the signature packs the count, the basic type and the
- * predefined operation, the fields of a {@link Part} that members compare. A reader that sees a
- * header with the epoch it waits for sees the data that goes with it.
+ * predefined operation (for a Bcast, a marker no operation has), the fields of a {@link Part}
+ * that members compare. A reader that sees a header with the epoch it waits for sees the data that
+ * goes with it. A Bcast's line has the root in its second word and the message after it.
  *
  * <p>Also holds each member's private scratch arrays (its own and the others' contributions, the
  * accumulator), so that the small path does not allocate. Thread safety: a line is written only by
@@ -33,6 +36,10 @@ final class EpochLines {
     /** Both lines of a member, on a 128-byte boundary (the adjacent-line prefetcher fetches pairs). */
     private static final int MEMBER = 2 * LINE;
     private static final int SIGNATURE_BITS = 16;
+    /** Largest message of a Bcast carried in a line: the line less its header and root word. */
+    static final int BCAST_BYTES = Tunables.LINE_BCAST_BYTES;
+    /** The operation field of a Bcast's signature: after every {@link BuiltinOp}. */
+    private static final long BCAST = 15;
     /** The signature of any call other than a small Allreduce (whose count is at most 56). */
     private static final long OTHER_CALL = 0xFFFF;
     private static final VarHandle HEADER = MethodHandles.byteBufferViewVarHandle(long[].class,
@@ -62,6 +69,16 @@ final class EpochLines {
         BuiltinOp b = op.builtin();
         return (long) units * type.size() <= BYTES && b != null && b != BuiltinOp.MAXLOC && b != BuiltinOp.MINLOC
             && type != BasicType.OBJECT;
+    }
+
+    /** True when a Bcast fits in a line: the same answer on every member whose call has the same count and type. */
+    static boolean fitsBcast(int units, BasicType type) {
+        return (long) units * type.size() <= BCAST_BYTES && type != BasicType.OBJECT;
+    }
+
+    /** The header of a line of a Bcast of {@code units} of {@code type}, at {@code epoch}. */
+    static long bcastHeader(long epoch, int units, BasicType type) {
+        return epoch << SIGNATURE_BITS | BCAST << 12 | (long) type.ordinal() << 8 | units;
     }
 
     /** The header of a line carrying a reduction of {@code units} of {@code type} with {@code op}, at {@code epoch}. */
@@ -107,6 +124,34 @@ final class EpochLines {
         int at = offset(me, epochOf(header));
         Copier.copy(s[0], me * units, lines, dataIndex(at, type), units, type);
         soHeader(at, header);
+    }
+
+    /**
+     * Writes member {@code me}'s side of a Bcast from {@code root} into its line: the root, the
+     * message if {@code me} is the root, then the header (release).
+     */
+    void publishBcast(int me, long header, int root, Object buf, int index, int units, BasicType type) {
+        int at = offset(me, epochOf(header));
+        HEADER.set(lines, at + 8, (long) root);
+        if (me == root) {
+            Copier.copy(buf, index, lines, bcastIndex(at, type), units, type);
+        }
+        soHeader(at, header);
+    }
+
+    /** The root member {@code m} named in its Bcast line of {@code epoch}'s parity (read after its header). */
+    long rootOf(int m, long epoch) {
+        return (long) HEADER.get(lines, offset(m, epoch) + 8);
+    }
+
+    /** Copies the message of the Bcast at {@code epoch} from {@code root}'s line into {@code dst}. */
+    void readBcast(int root, long epoch, int units, BasicType type, Object dst, int dstIndex) {
+        Copier.copy(lines, bcastIndex(offset(root, epoch), type), dst, dstIndex, units, type);
+    }
+
+    /** The element index of a Bcast's message in the line at byte {@code at}: after its header and root word. */
+    private static int bcastIndex(int at, BasicType type) {
+        return (at + 16) / type.size();
     }
 
     /**

@@ -41,7 +41,9 @@ import org.mpjlite.smpdev.wait.WaitStrategy;
  *       outside any MPI call.</li>
  *   <li>a blocking Allreduce small enough for a line ({@link EpochLines#fits}) publishes its data
  *       in the member's epoch line instead and reads only the others' lines
- *       ({@link #allreduceInLines}); every other arrival marks the member's line with its epoch.</li>
+ *       ({@link #allreduceInLines}); a blocking Bcast small enough for a line
+ *       ({@link EpochLines#fitsBcast}) carries the message in the root's line
+ *       ({@link #bcastInLines}); every other arrival marks the member's line with its epoch.</li>
  * </ol>
  * Parts that do not match (a program error: rank 0 in Bcast while rank 1 is in Barrier) fail the
  * collective on every member before any data moves, with an error naming both calls, their
@@ -351,6 +353,57 @@ public final class Team {
      */
     void allreduceInLines(Slot s, int me, Object src, int srcIndex, Object dst, int dstIndex, int units,
                           BasicType type, Reduction op, String call) {
+        long epoch = nextLineEpoch(s, me, call);
+        long header = EpochLines.header(epoch, units, type, op.builtin());
+        lines.publish(me, header, src, srcIndex, units, type);
+        boolean reduced;
+        if (arriveLastInLines(me, epoch)) {
+            // With ranks that park, the member that completes the phase reduces for everyone.
+            reduced = parks && lines.reduceOnce(me, epoch, header, units, type, op, dst, dstIndex);
+            completed(s, me, epoch);
+        } else {
+            awaitLines(s, me, epoch, call);
+            reduced = parks && lines.readOnce(header, units, type, dst, dstIndex);
+        }
+        passed(me, epoch);
+        if (!reduced) {
+            checkLines(s, me, epoch, header, -1, call);
+            lines.reduce(me, epoch, units, type, op, dst, dstIndex);
+        }
+        leave(me);
+    }
+
+    /**
+     * Member {@code me}'s side of a blocking Bcast small enough for a line
+     * ({@link EpochLines#fitsBcast}; every member decides alike), in slot {@code s} whose part it has
+     * signed: as {@link #allreduceInLines}, except that only the root's line carries data, and every
+     * line names the root, which members compare with the signature. Every member waits for every
+     * line, not only the root's, so that a member whose call differs is reported on every member,
+     * as on the general path.
+     */
+    void bcastInLines(Slot s, int me, Object buf, int index, int units, BasicType type, int root, String call) {
+        long epoch = nextLineEpoch(s, me, call);
+        long header = EpochLines.bcastHeader(epoch, units, type);
+        lines.publishBcast(me, header, root, buf, index, units, type);
+        if (arriveLastInLines(me, epoch)) {
+            completed(s, me, epoch);
+        } else {
+            awaitLines(s, me, epoch, call);
+        }
+        passed(me, epoch);
+        checkLines(s, me, epoch, header, root, call);
+        if (me != root) {
+            lines.readBcast(root, epoch, units, type, buf, index);
+        }
+        leave(me);
+    }
+
+    /**
+     * The epoch of member {@code me}'s next phase in the lines, once it may write its line of that
+     * parity: every member has arrived at the phase before (known without reading anything after a
+     * blocking collective, waited for after non-blocking ones). Marks the member's part blocking.
+     */
+    private long nextLineEpoch(Slot s, int me, String call) {
         long epoch = lpEpoch(me) + 1;
         if (lpKnownEpoch(me) < epoch - 1) {
             if (!reached(epoch - 1)) {
@@ -359,27 +412,30 @@ public final class Team {
             spKnownEpoch(me, epoch - 1);
         }
         s.parts[me].blocking = true;
-        long header = EpochLines.header(epoch, units, type, op.builtin());
-        lines.publish(me, header, src, srcIndex, units, type);
+        return epoch;
+    }
+
+    /** Arrives at {@code epoch} after writing the line; true if every member has arrived now (this one last). */
+    private boolean arriveLastInLines(int me, long epoch) {
         arriveAt(me, epoch);
-        boolean reduced;
-        if (arrivedInLines(epoch)) {
-            // With ranks that park, the member that completes the phase reduces for everyone.
-            reduced = parks && lines.reduceOnce(me, epoch, header, units, type, op, dst, dstIndex);
-            completed(s, me, epoch);
-        } else {
-            await(me, new Phase(epoch, parks ? Seen.COMPLETION_WORD : Seen.LINES), call);
-            wakeFrom(s, me, false);
-            reduced = parks && lines.readOnce(header, units, type, dst, dstIndex);
-        }
-        passed(me, epoch);
-        if (reduced) {
-            leave(me);
-            return;
-        }
+        return arrivedInLines(epoch);
+    }
+
+    /** Waits until every member's line shows {@code epoch} (or, with ranks that park, its completion). */
+    private void awaitLines(Slot s, int me, long epoch, String call) {
+        await(me, new Phase(epoch, parks ? Seen.COMPLETION_WORD : Seen.LINES), call);
+        wakeFrom(s, me, false);
+    }
+
+    /**
+     * Throws the mismatch report when some member's line of the completed phase {@code epoch}
+     * carries another call than {@code header} (or, for a Bcast, names another root than
+     * {@code root}; -1: no root to compare).
+     */
+    private void checkLines(Slot s, int me, long epoch, long header, int root, String call) {
         for (int m = 0; m < members.size(); m++) {
             long h = lines.lvHeader(m, epoch);
-            if (h != header) {
+            if (h != header || root >= 0 && lines.rootOf(m, epoch) != root) {
                 // A later epoch: m has since arrived at later non-blocking collectives, which mark
                 // the line without waiting (its data stays: only this member's arrival at the next
                 // phase lets m write it). Its part tells what m called here.
@@ -391,8 +447,6 @@ public final class Team {
                 }
             }
         }
-        lines.reduce(me, epoch, units, type, op, dst, dstIndex);
-        leave(me);
     }
 
     /**

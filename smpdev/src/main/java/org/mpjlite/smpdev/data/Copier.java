@@ -34,6 +34,8 @@ public final class Copier {
             putElements((ByteBuffer) dst, dstIndex * type.size(), src, srcIndex, n, type);
         } else if (dstArray && src instanceof ByteBuffer && isShortRun((ByteBuffer) src, srcIndex, n, type)) {
             getElements((ByteBuffer) src, srcIndex * type.size(), dst, dstIndex, n, type);
+        } else if (src instanceof ByteBuffer s && dst instanceof ByteBuffer d && isSameOrderRun(s, srcIndex, d, dstIndex, n, type)) {
+            d.put(dstIndex * type.size(), s, srcIndex * type.size(), n * type.size());
         } else if (type == BasicType.BOOLEAN) {
             copyBooleans(srcArray ? src : view((Buffer) src, type), srcIndex,
                 dstArray ? dst : view((Buffer) dst, type), dstIndex, n);
@@ -56,6 +58,18 @@ public final class Copier {
     private static boolean isShortRun(ByteBuffer b, int index, int n, BasicType type) {
         int size = type.size();
         return (size == 1 && type != BasicType.BOOLEAN || n <= SHORT_RUN) && (long) (index + n) * size <= b.limit();
+    }
+
+    /**
+     * True when {@code n} elements move between two ByteBuffers as their bytes, without typed views:
+     * bytes, or both buffers in the same byte order (booleans aside, whose bytes are normalized), and both runs lie
+     * within the buffers' limits (absolute bulk access stops there).
+     */
+    private static boolean isSameOrderRun(ByteBuffer src, int srcIndex, ByteBuffer dst, int dstIndex, int n,
+                                          BasicType type) {
+        int size = type.size();
+        return type != BasicType.BOOLEAN && (size == 1 || src.order() == dst.order())
+            && (long) (srcIndex + n) * size <= src.limit() && (long) (dstIndex + n) * size <= dst.limit();
     }
 
     /**
