@@ -39,10 +39,9 @@ public final class Message extends Envelope {
     private Object inline;
     private BasicType inlineType;
     private int inlineLength;
-    /** The next message in a recycler's free list, or in a batch on its way back to {@link #home}. */
+    /** The next message in a recycler's free list, and the length of that list from here. */
     Message nextFree;
-    /** The recycler of the rank whose user thread made this message, which gets it back; null: none. */
-    final Recycler home;
+    int freeDepth;
     mpjbuf.Buffer stash;
     Object data;
     int dataIndex;
@@ -55,9 +54,8 @@ public final class Message extends Envelope {
     /** The trace's flow of this message, handed to its receive; 0 when not traced. */
     long flow;
 
-    Message(Recycler home, int context, int source, int tag, TypeMap map, int items, String call) {
+    Message(int context, int source, int tag, TypeMap map, int items, String call) {
         super(context, source, tag);
-        this.home = home;
         describe(map, items, call);
     }
 
