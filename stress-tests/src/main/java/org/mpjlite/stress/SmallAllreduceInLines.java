@@ -129,16 +129,9 @@ public abstract class SmallAllreduceInLines {
         /** Ranks 1 and 2: jcstress schedules at most one actor per core, so rank 2 runs on a thread of this actor. */
         @Actor
         public void ranks1And2(JJJ_Result r) {
-            long[] third = new long[1];
-            Thread t = new Thread(() -> third[0] = run(2));
-            t.start();
-            r.r2 = run(1);
-            try {
-                t.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            r.r3 = third[0];
+            long[] both = TwoRanksOneActor.run(this::run, 1, 2);
+            r.r2 = both[0];
+            r.r3 = both[1];
         }
     }
 }

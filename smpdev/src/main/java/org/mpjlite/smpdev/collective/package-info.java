@@ -2,7 +2,7 @@
  * Collective operations for shared memory: every member of a communicator's
  * {@link org.mpjlite.smpdev.collective.Team} publishes its buffers in a slot and the data moves once,
  * from where it is to where it goes ({@link org.mpjlite.smpdev.collective.Collectives}); reductions
- * combine in rank order in one place ({@code Reducer}); a small blocking Allreduce travels in the
+ * combine in rank order in one place ({@code Reducer}); a small blocking Allreduce or Bcast travels in the
  * members' cache lines ({@code EpochLines}). Calls that do not match across members fail on every
  * member before any data moves. An intercommunicator's team holds both groups; its collectives run on
  * the same engine with kernels that move data from one group to the other
