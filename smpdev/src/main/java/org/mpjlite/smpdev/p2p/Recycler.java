@@ -19,8 +19,11 @@ import org.mpjlite.smpdev.data.TypeMap;
  * No message goes back across threads: handing each received message back to its sender (a
  * compare-and-set on a stack the sender takes from) wrote one line from both threads per message
  * and cut a stream of small messages to about half its rate. So messages wander between the ranks
- * that exchange them; a ping-pong allocates nothing, and a one-way stream allocates at the sender
- * once the receiver's list is full (the receiver drops what it cannot keep).
+ * that exchange them; a ping-pong whose messages take the same path both ways allocates nothing,
+ * and a one-way stream allocates at the sender once the receiver's list is full (the receiver
+ * drops what it cannot keep). Handing them back in batches of 32 (one compare-and-set each) made
+ * both allocation-free but a stream slower still: a reused message's lines were last written on the
+ * other core, where a fresh one comes out of the sender's own allocation buffer.
  *
  * <p>Receive requests go round a ring of {@link Tunables#RECYCLED_RECEIVES}: a receive takes the
  * one freed last if it is free (a blocking receive in a loop reuses one request), else the next
