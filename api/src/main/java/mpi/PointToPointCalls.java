@@ -159,7 +159,6 @@ final class PointToPointCalls {
                 r.onCompletion = view::writeBack;
             }
             RequestAudit.receive(r, call, c, source, tag, count, type);
-            r.recyclable = op != null && r.audit == null;
             if (t != null) {
                 traced(t, start, call, c, source, tag, count, type);
             }

@@ -36,11 +36,6 @@ public class Request {
     private boolean isNull;
     /** The communicator whose error handler the operation's error goes through; null: none. */
     Comm comm;
-    /**
-     * True for a non-blocking receive whose device request nothing else refers to: once collected,
-     * the device reuses it for a later receive.
-     */
-    boolean recyclable;
 
     Request(Rank rank, org.mpjlite.smpdev.Request op, Status preset) {
         this(rank, op, preset, null);
@@ -87,7 +82,8 @@ public class Request {
 
     /**
      * As {@link #collect()}; without {@code withStatus} (a call that returns no status) it makes
-     * none and returns null.
+     * none and returns null. A receive's device request is handed back for reuse: once collected,
+     * nothing refers to it (under {@code --check} its audit still does, and keeps it).
      */
     Status collect(boolean withStatus) {
         org.mpjlite.smpdev.Request r = op;
@@ -98,14 +94,15 @@ public class Request {
             if (withStatus) {
                 s = Status.of(r);
             }
-            Tracer t = rank.tracer();
-            if (t != null && r instanceof RecvRequest) {
-                t.received(((RecvRequest) r).flow());
-            }
             error = r.failed() ? r.error() : null;
-            if (recyclable) {
-                recyclable = false;
-                ((RecvRequest) r).recycle();
+            if (r instanceof RecvRequest received) {
+                Tracer t = rank.tracer();
+                if (t != null) {
+                    t.received(received.flow());
+                }
+                if (a == null) {
+                    received.recycle();
+                }
             }
         } else if (preset != null) {
             s = preset;
@@ -226,19 +223,19 @@ public class Request {
     }
 
     public static Status[] Waitall(Request[] requests) {
-        return waitAll(requests, "Waitall", true);
+        return collectAll(requests, "Waitall", true);
     }
 
     /** Waits for every request and collects them; their statuses, or null without {@code withStatus}. */
-    private static Status[] waitAll(Request[] requests, String call, boolean withStatus) {
+    private static Status[] collectAll(Request[] requests, String call, boolean withStatus) {
         Rank rank = rankOf(requests);
         long start = traceStart(rank);
         awaitAll(requests, call);
         Status[] out = withStatus ? new Status[requests.length] : null;
         for (int i = 0; i < requests.length; i++) {
             Request r = requests[i];
-            Status s = r == null ? (withStatus ? new Status() : null) : r.collect(withStatus);
-            if (withStatus) {
+            Status s = r != null ? r.collect(withStatus) : withStatus ? new Status() : null;
+            if (out != null) {
                 out[i] = s;
             }
         }
@@ -388,11 +385,11 @@ public class Request {
     }
 
     public static void waitAll(Request[] requests) {
-        waitAll(requests, "waitAll", false);
+        collectAll(requests, "waitAll", false);
     }
 
     public static Status[] waitAllStatus(Request[] requests) {
-        return waitAll(requests, "waitAllStatus", true);
+        return collectAll(requests, "waitAllStatus", true);
     }
 
     /** Index of the request that completed, or {@code MPI.UNDEFINED} if none was active. */

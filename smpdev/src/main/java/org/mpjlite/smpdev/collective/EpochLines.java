@@ -36,6 +36,10 @@ final class EpochLines {
     /** Both lines of a member, on a 128-byte boundary (the adjacent-line prefetcher fetches pairs). */
     private static final int MEMBER = 2 * LINE;
     private static final int SIGNATURE_BITS = 16;
+    /** Byte offsets in a line: the header, then a reduction's contribution, or a Bcast's root and message. */
+    private static final int DATA = 8;
+    private static final int ROOT = 8;
+    private static final int BCAST_DATA = 16;
     /** Largest message of a Bcast carried in a line: the line less its header and root word. */
     static final int BCAST_BYTES = Tunables.LINE_BCAST_BYTES;
     /** The operation field of a Bcast's signature: after every {@link BuiltinOp}. */
@@ -122,7 +126,7 @@ final class EpochLines {
         Object[] s = scratch(me, type);
         Copier.copy(src, srcIndex, s[0], me * units, units, type);
         int at = offset(me, epochOf(header));
-        Copier.copy(s[0], me * units, lines, dataIndex(at, type), units, type);
+        Copier.copy(s[0], me * units, lines, elementAt(at + DATA, type), units, type);
         soHeader(at, header);
     }
 
@@ -132,26 +136,21 @@ final class EpochLines {
      */
     void publishBcast(int me, long header, int root, Object buf, int index, int units, BasicType type) {
         int at = offset(me, epochOf(header));
-        HEADER.set(lines, at + 8, (long) root);
+        HEADER.set(lines, at + ROOT, (long) root);
         if (me == root) {
-            Copier.copy(buf, index, lines, bcastIndex(at, type), units, type);
+            Copier.copy(buf, index, lines, elementAt(at + BCAST_DATA, type), units, type);
         }
         soHeader(at, header);
     }
 
     /** The root member {@code m} named in its Bcast line of {@code epoch}'s parity (read after its header). */
     long rootOf(int m, long epoch) {
-        return (long) HEADER.get(lines, offset(m, epoch) + 8);
+        return (long) HEADER.get(lines, offset(m, epoch) + ROOT);
     }
 
     /** Copies the message of the Bcast at {@code epoch} from {@code root}'s line into {@code dst}. */
     void readBcast(int root, long epoch, int units, BasicType type, Object dst, int dstIndex) {
-        Copier.copy(lines, bcastIndex(offset(root, epoch), type), dst, dstIndex, units, type);
-    }
-
-    /** The element index of a Bcast's message in the line at byte {@code at}: after its header and root word. */
-    private static int bcastIndex(int at, BasicType type) {
-        return (at + 16) / type.size();
+        Copier.copy(lines, elementAt(offset(root, epoch) + BCAST_DATA, type), dst, dstIndex, units, type);
     }
 
     /**
@@ -166,7 +165,7 @@ final class EpochLines {
         Part[] contributions = views(me);
         for (int m = 0; m < members; m++) {
             if (m != me) {
-                Copier.copy(lines, dataIndex(offset(m, epoch), type), all, m * units, units, type);
+                Copier.copy(lines, elementAt(offset(m, epoch) + DATA, type), all, m * units, units, type);
             }
             contributions[m].send = all;
             contributions[m].sendIndex = m * units;
@@ -191,7 +190,7 @@ final class EpochLines {
             }
         }
         reduce(me, epoch, units, type, op, dst, dstIndex);
-        Copier.copy(dst, dstIndex, lines, dataIndex(resultAt(), type), units, type);
+        Copier.copy(dst, dstIndex, lines, elementAt(resultAt() + DATA, type), units, type);
         soHeader(resultAt(), header);
         return true;
     }
@@ -201,7 +200,7 @@ final class EpochLines {
         if ((long) HEADER.getAcquire(lines, resultAt()) != header) {
             return false;
         }
-        Copier.copy(lines, dataIndex(resultAt(), type), dst, dstIndex, units, type);
+        Copier.copy(lines, elementAt(resultAt() + DATA, type), dst, dstIndex, units, type);
         return true;
     }
 
@@ -218,9 +217,9 @@ final class EpochLines {
         return v;
     }
 
-    /** The element index of the data of the line at byte {@code at}: after its 8-byte header. */
-    private static int dataIndex(int at, BasicType type) {
-        return (at + 8) / type.size();
+    /** The index of the {@code type} element at byte {@code at} of the lines. */
+    private static int elementAt(int at, BasicType type) {
+        return at / type.size();
     }
 
     private Object[] scratch(int me, BasicType type) {
