@@ -26,19 +26,12 @@ public abstract class Envelope {
     Envelope next;
 
     /**
-     * A receive's claim word in a {@link LockFreeMailbox}: odd while the receive is published for
-     * senders to claim, even otherwise; whoever moves it from the published odd value to the next
-     * even one (a compare-and-set) has matched or cancelled the receive. It only ever grows, so a
-     * receive object that is reused for a later receive can never be claimed with a value read for
-     * an earlier one. Unused by messages.
+     * What a receive takes in its mailbox's {@link ReceiveLine}: a device-defined kind of data (0:
+     * none, the default) and at most how many bytes of it. Written by the owner before it posts the
+     * receive; unused by messages.
      */
-    volatile long claim;
-    /**
-     * The inbox's producer index when a receive was published: a sender may claim it only while
-     * the index still has this value, i.e. while no message has entered the inbox since the owner
-     * last emptied it. Written by the owner before the release of {@link #claim} that publishes it.
-     */
-    long claimIndex;
+    int lineKind;
+    int lineCapacity;
     /**
      * Set by a mailbox when it hands a waiting message to a probe ({@link Mailbox#probe},
      * {@link Mailbox#take}): the caller keeps a reference after the mailbox lets go of it, so the
@@ -93,6 +86,16 @@ public abstract class Envelope {
         this.source = source;
         this.tag = tag;
         this.exposed = false;
+    }
+
+    /**
+     * Lets a sender leave a message of {@code kind} (device-defined, not 0) and at most
+     * {@code capacity} bytes in the mailbox's {@link ReceiveLine} for this receive; kind 0 lets none.
+     * The caller owns the receive: it is not posted yet.
+     */
+    protected final void takesInLine(int kind, int capacity) {
+        this.lineKind = kind;
+        this.lineCapacity = capacity;
     }
 
     /** True when this (a receive pattern) accepts a message with the given concrete key. */

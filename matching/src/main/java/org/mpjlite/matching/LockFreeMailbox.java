@@ -7,12 +7,13 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 
 /**
- * A mailbox whose senders never lock: a message either claims a published receive with one
- * compare-and-set (and the sender moves the data straight into it), or is offered to a JCTools
- * multi-producer, single-consumer queue (the inbox) that the owning rank drains and matches itself.
+ * A mailbox whose senders never lock: a message either claims the published receive with one
+ * compare-and-set (and the sender moves the data straight into it, or leaves a small message in the
+ * mailbox's {@link ReceiveLine}), or is offered to a JCTools multi-producer, single-consumer queue
+ * (the inbox) that the owning rank drains and matches itself.
  *
- * <p>Senders are lock-free: one atomic add in the queue, or one compare-and-set on the receive
- * they claim. The owner's side ({@link #post}, {@link #probe}, {@link #progress}, ...) is
+ * <p>Senders are lock-free: one atomic add in the queue, or one compare-and-set on the claim word
+ * of the receive they claim. The owner's side ({@link #post}, {@link #probe}, {@link #progress}, ...) is
  * serialized by an owner lock that only the owning rank's own threads can contend for (never
  * senders); the inbox's single consumer is whoever holds it. Once the mailbox is confined to one
  * thread ({@link #confineTo}: a rank at {@code THREAD_SINGLE} or {@code THREAD_FUNNELED}), that
@@ -26,71 +27,88 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
  *
  * <p><b>The published receive.</b> The earliest posted receive (wildcards allowed) is the one
  * senders may claim. The owner publishes it right after emptying the inbox (when it posts a receive
- * while none is posted, or when the one published before was matched and others wait): it has
- * found no unexpected message the receive accepts, records the inbox's index in
- * {@link Envelope#claimIndex}, makes {@link Envelope#claim} odd with a release store, and sets the
- * slot. A sender may claim it if it accepts the message and the inbox's producer index still equals
- * {@code claimIndex}; the claim is a compare-and-set of the odd claim word to the next even one.
- * The owner matches the published receive against arriving messages with the same compare-and-set,
- * so of a sender's claim, the owner's match and a cancel exactly one wins.
+ * while none is published, or when the one published before was matched and others wait): it has
+ * found no unexpected message the receive accepts, and writes the receive's pattern and the inbox's
+ * index into the line, then makes the line's claim word odd with a release store. A sender may
+ * claim it if it accepts the message and the inbox's producer index still equals that index:
+ * <ul>
+ *   <li>{@link #matchPosted}: the claim word goes from odd to the next even value, and the sender
+ *       moves the data into the receive and completes it itself;</li>
+ *   <li>{@link #claimLine}, for a message small enough for the line and of the kind the receive
+ *       takes there: the claim word goes up by {@link ReceiveLine#LINE_CLAIM}; the sender writes its
+ *       data and status into the line and then the filled word, and the owner, polling that line,
+ *       completes the receive ({@link MatchHandler#matchedInLine}) and only then publishes again.</li>
+ * </ul>
+ * The owner matches the published receive against arriving messages with the same compare-and-set
+ * (odd to the next even value), so of a sender's claim, the owner's match and a cancel exactly one
+ * wins.
  *
  * <p>Why the claim keeps MPI's order: a receive matches the earliest message it accepts, and a
  * sender's earlier message to this rank was offered to the inbox before the sender reads the
- * producer index, so if the index still equals {@code claimIndex} that message was drained (and
+ * producer index, so if the index still equals the published one that message was drained (and
  * matched, or kept as unexpected and found not accepted) before the receive was published. The
  * check is stronger than MPI needs (it also waits for other senders' messages), which keeps it one
  * read.
  * A message matches the earliest posted receive: the published one is the earliest; receives
- * posted after it wait in the owner's list, and the next is published once it is matched.
+ * posted after it wait in the owner's list, and the next is published once it is matched (for a
+ * message left in the line, once the owner has consumed it).
  *
  * <p>Memory ordering: the queue's offer/poll, and the release/acquire of the claim word (then the
- * compare-and-set that wins it), publish a message's or a receive's fields. There is no full fence:
- * a parking owner and a sender meet in a Dekker handshake through sequentially consistent atomics
+ * compare-and-set that wins it), publish a message's or a receive's fields; the filled word's
+ * volatile write and acquire read publish a message left in the line. There is no full fence: a
+ * parking owner and a sender meet in a Dekker handshake through sequentially consistent atomics
  * only: the sender's atomic add of the producer index (or the completing volatile write of a
- * claimed receive) and then its volatile read of the doorbell, against the waiter's compare-and-set
- * in the doorbell and then its volatile read of the producer index ({@link #hasArrivals}). A
- * message whose index the owner sees before its element is stored is waited for (drain returns
- * only with the inbox empty), a few instructions of the producer away.
+ * claimed receive, or of the filled word) and then its volatile read of the doorbell, against the
+ * waiter's compare-and-set in the doorbell and then its volatile reads of the producer index and the
+ * filled word ({@link #hasArrivals}, {@link #progress}). A message whose index the owner sees before
+ * its element is stored is waited for (drain returns only with the inbox empty), a few instructions
+ * of the producer away.
  */
-public final class LockFreeMailbox<M extends Envelope, R extends Envelope> implements Mailbox<M, R> {
-    private static final int CHUNK = 256;
+public final class LockFreeMailbox<M extends Envelope, R extends Envelope> extends LockFreeMailboxOwnerPadding<M>
+    implements Mailbox<M, R> {
+    /** Nothing published. */
+    private static final int NONE = 0;
+    /** {@link #published} is published, unless a sender has claimed it since. */
+    private static final int LIVE = 1;
+    /** A sender claimed {@link #published} to leave its message in the line, and may still be writing it. */
+    private static final int FILLING = 2;
     private static final VarHandle SLOT;
-    private static final VarHandle CLAIM;
+    private static final VarHandle CONSUMED;
 
     static {
         try {
-            SLOT = MethodHandles.lookup().findVarHandle(LockFreeMailbox.class, "slot", Envelope.class);
-            CLAIM = MethodHandles.lookup().findVarHandle(Envelope.class, "claim", long.class);
+            SLOT = MethodHandles.lookup().findVarHandle(LockFreeMailboxSenderFields.class, "slot", Envelope.class);
+            CONSUMED = MethodHandles.lookup().findVarHandle(LockFreeMailbox.class, "consumed", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    private final MpscUnboundedXaddArrayQueue<M> inbox = new MpscUnboundedXaddArrayQueue<>(CHUNK);
+    // The owner's fields, which it writes at every publish: behind the padding of the superclasses,
+    // off the lines senders read.
     private final ReentrantLock ownerLock = new ReentrantLock();
     private final MatchLists<M, R> lists = new MatchLists<>();
     private final MatchHandler<M, R> handler;
-    /**
-     * The receive senders may claim if its claim word is odd, or null; senders read it, only the
-     * owner writes it. It keeps pointing at a receive after that one is matched (its claim word is
-     * then even) until the next is published: a reference store into this long-lived object costs
-     * the G1 collector's write barrier a fence, storing the same receive again nothing.
-     */
-    @SuppressWarnings("unused")
-    private volatile Envelope slot;
     /**
      * The one thread that calls the owner's methods, which then skip the owner lock; null (any
      * thread of the owner, under the lock) until {@link #confineTo}.
      */
     private volatile Thread confined;
     /**
-     * The owner's view of the published receive (owner lock held): while {@link #live}, the
-     * earliest posted receive; kept, stale, after it is matched, for the reason of {@link #slot}.
+     * The owner's view of the published receive (owner lock held): while {@link #state} is not
+     * {@link #NONE}, the earliest posted receive; kept, stale, after it is matched, for the reason of
+     * {@code slot}. Read without the lock only as a hint ({@link #settleable}).
      */
     private R published;
-    private boolean live;
+    private int state = NONE;
     /** The odd claim word {@link #published} was published with. */
     private long publishedClaim;
+    /**
+     * The line claim of the last message the owner consumed from the line, for
+     * {@link #hasArrivals} (any thread): until the next publish the line still shows it filled.
+     */
+    @SuppressWarnings("unused")
+    private long consumed = -1;
 
     public LockFreeMailbox(MatchHandler<M, R> handler) {
         this.handler = handler;
@@ -108,15 +126,34 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
     @Override
     @SuppressWarnings("unchecked")
     public R matchPosted(M message) {
+        long claim = line.claim();
+        if ((claim & 1) == 0 || !line.accepts(message.context, message.source, message.tag)
+            || line.claimIndex() != inbox.currentProducerIndex()) {
+            return null;
+        }
+        // Read before the claim: once it is won, the owner may publish the next receive here.
         Envelope r = (Envelope) SLOT.getAcquire(this);
-        if (r == null) {
-            return null;
+        return line.claim(claim, claim + 1) ? (R) r : null;
+    }
+
+    /**
+     * Claims the published receive, as {@link #matchPosted}, for a message the sender leaves in the
+     * line; lock-free.
+     */
+    @Override
+    public long claimLine(int context, int source, int tag, int kind, int bytes) {
+        long claim = line.claim();
+        if ((claim & 1) == 0 || !line.takes(kind, bytes) || !line.accepts(context, source, tag)
+            || line.claimIndex() != inbox.currentProducerIndex()) {
+            return NO_CLAIM;
         }
-        long claim = (long) CLAIM.getAcquire(r);
-        if ((claim & 1) == 0 || !r.accepts(message) || r.claimIndex != inbox.currentProducerIndex()) {
-            return null;
-        }
-        return CLAIM.compareAndSet(r, claim, claim + 1) ? (R) r : null;
+        long claimed = claim + ReceiveLine.LINE_CLAIM;
+        return line.claim(claim, claimed) ? claimed : NO_CLAIM;
+    }
+
+    @Override
+    public ReceiveLine line() {
+        return line;
     }
 
     @Override
@@ -133,7 +170,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
             M message = lists.takeUnexpected(receive);
             if (message != null) {
                 handler.matched(receive, message);
-            } else if (!live) {
+            } else if (state == NONE) {
                 publish(receive);
             } else {
                 lists.addPosted(receive);
@@ -174,7 +211,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
             // Drain first: a message already in the inbox that matches this receive wins over the
             // cancel, exactly as if it had been matched before the cancel was called.
             drain();
-            boolean cancelled = live && receive == published ? claimPublished() : lists.removePosted(receive);
+            boolean cancelled = state == LIVE && receive == published ? claimPublished() : lists.removePosted(receive);
             settle();
             return cancelled;
         } finally {
@@ -184,7 +221,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
 
     @Override
     public void progress() {
-        if (inbox.isEmpty() && !republishable()) {
+        if (inbox.isEmpty() && !settleable()) {
             return;
         }
         boolean locked = lockUnlessConfined();
@@ -198,7 +235,8 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
 
     @Override
     public boolean hasArrivals() {
-        return !inbox.isEmpty();
+        long filled = line.filled();
+        return !inbox.isEmpty() || filled == line.claim() && filled != (long) CONSUMED.getAcquire(this);
     }
 
     @Override
@@ -232,7 +270,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
     }
 
     private List<R> withPublished(List<R> posted) {
-        if (live && (long) CLAIM.getVolatile(published) == publishedClaim) {
+        if (state == LIVE && line.claim() == publishedClaim) {
             posted.add(0, published);
         }
         return posted;
@@ -279,7 +317,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
                 continue;
             }
             R receive = null;
-            if (live && published.accepts(message) && claimPublished()) {
+            if (state == LIVE && published.accepts(message) && claimPublished()) {
                 receive = published;
             }
             if (receive == null) {
@@ -295,43 +333,59 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
 
     /**
      * Makes {@code receive}, the earliest posted receive, the one senders may claim; right after a
-     * drain. Owner lock held.
+     * drain, with nothing published (the claim word even). Owner lock held.
      */
     private void publish(R receive) {
-        receive.claimIndex = inbox.currentConsumerIndex();
-        long claim = (long) CLAIM.getOpaque(receive) | 1;
-        CLAIM.setRelease(receive, claim);
+        long claim = line.claimOpaque() + 1;
+        if (SLOT.getOpaque(this) != receive) {
+            SLOT.setRelease(this, receive);
+        }
         if (published != receive) {
             published = receive;
         }
         publishedClaim = claim;
-        live = true;
-        if (SLOT.getOpaque(this) != receive) {
-            SLOT.setRelease(this, receive);
-        }
+        state = LIVE;
+        line.publish(receive, claim, inbox.currentConsumerIndex());
     }
 
     /**
      * Takes the published receive away from senders for the owner (a match or a cancel): true if
-     * this call won it, false if a sender had claimed it. Either way it is no longer published.
+     * this call won it, false if a sender had claimed it (a sender leaving its message in the line
+     * leaves the receive {@link #FILLING}). Either way it is no longer published.
      */
     private boolean claimPublished() {
-        live = false;
-        return CLAIM.compareAndSet(published, publishedClaim, publishedClaim + 1);
+        long found = line.claimFrom(publishedClaim, publishedClaim + 1);
+        if (found == publishedClaim) {
+            state = NONE;
+            return true;
+        }
+        state = found == publishedClaim + ReceiveLine.LINE_CLAIM ? FILLING : NONE;
+        return false;
     }
 
     /**
-     * Right after a drain (so that the inbox's consumer index is a valid {@link Envelope#claimIndex}):
-     * forgets a published receive that a sender has claimed, and publishes the earliest posted
-     * receive if none is published. It accepts no unexpected message: one it accepts would have
+     * Right after a drain (so that the inbox's consumer index is a valid index to publish at):
+     * notices a sender's claim of the published receive, completes the receive from the line once a
+     * sender has left its message there, and publishes the earliest posted receive if none is
+     * published. While a sender is still writing the line nothing is published: the next message
+     * takes the inbox. A published receive accepts no unexpected message: one it accepts would have
      * matched it (or an earlier receive) when it was drained. Owner lock held.
      */
     private void settle() {
-        if (live) {
-            if ((long) CLAIM.getVolatile(published) == publishedClaim) {
+        if (state == LIVE) {
+            long claim = line.claim();
+            if (claim == publishedClaim) {
                 return;
             }
-            live = false;
+            state = claim == publishedClaim + ReceiveLine.LINE_CLAIM ? FILLING : NONE;
+        }
+        if (state == FILLING) {
+            if (line.filled() != publishedClaim + ReceiveLine.LINE_CLAIM) {
+                return;
+            }
+            state = NONE;
+            CONSUMED.setRelease(this, publishedClaim + ReceiveLine.LINE_CLAIM);
+            handler.matchedInLine(published, line);
         }
         R first = lists.takeFirstPosted();
         if (first != null) {
@@ -340,10 +394,54 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> imple
     }
 
     /**
-     * A hint, read without the owner lock, that a sender has claimed the published receive while
-     * others wait behind it: the next should be published (the owner lock then re-checks).
+     * A hint, read without the owner lock, that {@link #settle} has work: a message left in the
+     * line, or a sender's claim of the published receive while others wait behind it (the next
+     * should be published). The owner lock then re-checks.
      */
-    private boolean republishable() {
-        return live && !lists.noPosted() && (long) CLAIM.getOpaque(published) != publishedClaim;
+    private boolean settleable() {
+        if (state == NONE) {
+            return false;
+        }
+        return line.filled() == publishedClaim + ReceiveLine.LINE_CLAIM
+            || !lists.noPosted() && line.claimOpaque() != publishedClaim;
     }
+}
+
+/**
+ * Padding before the fields senders read, so that they share no cache line with whatever was
+ * allocated just before the mailbox (superclass fields come first in an object). Bytes, so that the
+ * JVM finds no gap in them to fill with a subclass's field.
+ */
+abstract class LockFreeMailboxPadding {
+    byte p000, p001, p002, p003, p004, p005, p006, p007, p008, p009, p010, p011, p012, p013, p014, p015;
+    byte p016, p017, p018, p019, p020, p021, p022, p023, p024, p025, p026, p027, p028, p029, p030, p031;
+    byte p032, p033, p034, p035, p036, p037, p038, p039, p040, p041, p042, p043, p044, p045, p046, p047;
+    byte p048, p049, p050, p051, p052, p053, p054, p055, p056, p057, p058, p059, p060, p061, p062, p063;
+}
+
+/**
+ * What senders read of a {@link LockFreeMailbox}: set once, or (the slot) only when the published
+ * receive changes, so that a sender's read finds the line in its own cache.
+ */
+abstract class LockFreeMailboxSenderFields<M extends Envelope> extends LockFreeMailboxPadding {
+    private static final int CHUNK = 256;
+
+    final MpscUnboundedXaddArrayQueue<M> inbox = new MpscUnboundedXaddArrayQueue<>(CHUNK);
+    final ReceiveLine line = ReceiveLine.allocate();
+    /**
+     * The published receive, for a sender that claims it to fill it itself
+     * ({@link LockFreeMailbox#matchPosted}); only the owner writes it, before the claim word's
+     * release. It keeps pointing at a receive after that one is matched until the next is
+     * published: a reference store into this long-lived object costs the G1 collector's write
+     * barrier a fence, storing the same receive again nothing.
+     */
+    volatile Envelope slot;
+}
+
+/** Padding between what senders read and what the owner writes at every publish. */
+abstract class LockFreeMailboxOwnerPadding<M extends Envelope> extends LockFreeMailboxSenderFields<M> {
+    byte p100, p101, p102, p103, p104, p105, p106, p107, p108, p109, p110, p111, p112, p113, p114, p115;
+    byte p116, p117, p118, p119, p120, p121, p122, p123, p124, p125, p126, p127, p128, p129, p130, p131;
+    byte p132, p133, p134, p135, p136, p137, p138, p139, p140, p141, p142, p143, p144, p145, p146, p147;
+    byte p148, p149, p150, p151, p152, p153, p154, p155, p156, p157, p158, p159, p160, p161, p162, p163;
 }

@@ -38,6 +38,25 @@ public interface Mailbox<M extends Envelope, R extends Envelope> {
      */
     R matchPosted(M message);
 
+    /** What {@link #claimLine} returns when the sender may not leave its message in the line. */
+    long NO_CLAIM = -1;
+
+    /**
+     * For a sender about to deliver a small message: claims the earliest posted receive, as
+     * {@link #matchPosted} would take it, if it also takes {@code bytes} bytes of data of {@code kind}
+     * in this mailbox's {@link #line}; returns the claim, which the sender then passes to
+     * {@link ReceiveLine#fill} after writing its data there (the owner completes the receive), or
+     * {@link #NO_CLAIM}. Mailboxes without a line never let a sender claim one.
+     */
+    default long claimLine(int context, int source, int tag, int kind, int bytes) {
+        return NO_CLAIM;
+    }
+
+    /** The line where a sender leaves the small message it claimed with {@link #claimLine}; null if none. */
+    default ReceiveLine line() {
+        return null;
+    }
+
     /** Posts a receive: it matches the earliest unexpected message it accepts, or waits posted. */
     void post(R receive);
 

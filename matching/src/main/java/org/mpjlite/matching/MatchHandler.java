@@ -15,4 +15,15 @@ package org.mpjlite.matching;
 @FunctionalInterface
 public interface MatchHandler<M extends Envelope, R extends Envelope> {
     void matched(R receive, M message);
+
+    /**
+     * A sender left a message for {@code receive} in the mailbox's {@link ReceiveLine} (status and
+     * data): move the data into the receive and complete it. Called once per such message, on a
+     * thread of the receiving rank, before the line is published again. Only receives posted with
+     * a line kind ({@link Envelope#takesInLine}) get messages this way; a handler whose receives
+     * never take any is never called here.
+     */
+    default void matchedInLine(R receive, ReceiveLine line) {
+        throw new UnsupportedOperationException("this handler takes no message left in a receive line");
+    }
 }

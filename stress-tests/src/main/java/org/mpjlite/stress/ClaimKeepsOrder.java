@@ -35,21 +35,24 @@ public abstract class ClaimKeepsOrder {
     private static final int TAG = 4;
 
     private final Job job;
-    private final int[] posted = new int[1];
+    private final int width;
+    private final int[] posted;
     private final RecvRequest r;
 
-    ClaimKeepsOrder(MatchingKind matching) {
+    ClaimKeepsOrder(MatchingKind matching, int width) {
+        this.width = width;
         job = Device.job(matching, 3);
+        posted = new int[width];
         r = Device.recv(job, 1, ANY, ANY, posted);
     }
 
     void sendTwice() {
-        Device.send(job, 0, 1, TAG, 1);
-        Device.send(job, 0, 1, TAG, 2);
+        Device.send(job, 0, 1, TAG, Device.payload(1, width));
+        Device.send(job, 0, 1, TAG, Device.payload(2, width));
     }
 
     void sendOnce() {
-        Device.send(job, 2, 1, TAG, 3);
+        Device.send(job, 2, 1, TAG, Device.payload(3, width));
     }
 
     void match() {
@@ -57,9 +60,9 @@ public abstract class ClaimKeepsOrder {
     }
 
     void check(IIII_Result out) {
-        int[] a = new int[1];
-        int[] b = new int[1];
-        int[] c = new int[1];
+        int[] a = new int[width];
+        int[] b = new int[width];
+        int[] c = new int[width];
         RecvRequest ra = Device.recv(job, 1, 0, ANY, a);
         RecvRequest rb = Device.recv(job, 1, 0, ANY, b);
         RecvRequest rc = Device.recv(job, 1, ANY, ANY, c);
@@ -75,7 +78,7 @@ public abstract class ClaimKeepsOrder {
     @State
     public static class Locked extends ClaimKeepsOrder {
         public Locked() {
-            super(MatchingKind.LOCKED);
+            super(MatchingKind.LOCKED, 1);
         }
 
         @Actor
@@ -95,12 +98,43 @@ public abstract class ClaimKeepsOrder {
         }
     }
 
-    /** With {@link MatchingKind#LOCK_FREE} mailboxes. */
+    /**
+     * With {@link MatchingKind#LOCK_FREE} mailboxes: a sender that claims the posted receive leaves
+     * its one-int message in the receive line, and the owner completes the receive.
+     */
     @JCStressTest
     @State
     public static class LockFree extends ClaimKeepsOrder {
         public LockFree() {
-            super(MatchingKind.LOCK_FREE);
+            super(MatchingKind.LOCK_FREE, 1);
+        }
+
+        @Actor
+        public void rank0() {
+            sendTwice();
+        }
+
+        @Actor
+        public void rank2ThenRank1() {
+            sendOnce();
+            match();
+        }
+
+        @Arbiter
+        public void arbiter(IIII_Result out) {
+            check(out);
+        }
+    }
+
+    /**
+     * With {@link MatchingKind#LOCK_FREE} mailboxes and messages too long for the receive line: a sender
+     * that claims the posted receive fills it itself.
+     */
+    @JCStressTest
+    @State
+    public static class LockFreeFilled extends ClaimKeepsOrder {
+        public LockFreeFilled() {
+            super(MatchingKind.LOCK_FREE, Device.FILLED_WIDTH);
         }
 
         @Actor

@@ -41,6 +41,19 @@ final class Device {
             BasicType.INT, SendMode.STANDARD, "Isend");
     }
 
+    /**
+     * Elements of a message too long for the receive line (more than its 72 bytes as ints), so that
+     * a sender that claims a posted receive fills it itself: the variants named {@code Filled}.
+     */
+    static final int FILLED_WIDTH = 32;
+
+    /** A message of {@code width} ints whose first is {@code value} (the rest 0). */
+    static int[] payload(int value, int width) {
+        int[] data = new int[width];
+        data[0] = value;
+        return data;
+    }
+
     /** Irecv into {@code buffer} on world rank {@code rank}; {@code source}/{@code tag} may be {@link #ANY}. */
     static RecvRequest recv(Job job, int rank, int source, int tag, int[] buffer) {
         return PointToPoint.irecv(job.rank(rank), CONTEXT, source, tag, buffer, 0, buffer.length, BasicType.INT,

@@ -30,23 +30,26 @@ public abstract class TestVersusCompletion {
     private static final int TAG = 8;
 
     private final Job job;
-    private final int[] buffer = new int[1];
+    private final int width;
+    private final int[] buffer;
     private final RecvRequest recv;
 
-    TestVersusCompletion(MatchingKind matching) {
+    TestVersusCompletion(MatchingKind matching, int width) {
+        this.width = width;
         job = Device.job(matching, 2);
+        buffer = new int[width];
         recv = Device.recv(job, 1, 0, TAG, buffer);
     }
 
     void send() {
-        Device.send(job, 0, 1, TAG, 42);
+        Device.send(job, 0, 1, TAG, Device.payload(42, width));
     }
 
     void test(III_Result r) {
         Device.progress(job, 1);
         if (recv.isComplete()) {
             r.r1 = 1;
-            r.r2 = buffer[0] == 42 && recv.statusSource() == 0 && recv.statusCount() == 1 ? 42 : -1;
+            r.r2 = buffer[0] == 42 && recv.statusSource() == 0 && recv.statusCount() == width ? 42 : -1;
         }
     }
 
@@ -60,7 +63,7 @@ public abstract class TestVersusCompletion {
     @State
     public static class Locked extends TestVersusCompletion {
         public Locked() {
-            super(MatchingKind.LOCKED);
+            super(MatchingKind.LOCKED, 1);
         }
 
         @Actor
@@ -79,12 +82,42 @@ public abstract class TestVersusCompletion {
         }
     }
 
-    /** With {@link MatchingKind#LOCK_FREE} mailboxes. */
+    /**
+     * With {@link MatchingKind#LOCK_FREE} mailboxes: a sender that claims the posted receive leaves
+     * its one-int message in the receive line, and the owner completes the receive.
+     */
     @JCStressTest
     @State
     public static class LockFree extends TestVersusCompletion {
         public LockFree() {
-            super(MatchingKind.LOCK_FREE);
+            super(MatchingKind.LOCK_FREE, 1);
+        }
+
+        @Actor
+        public void sender() {
+            send();
+        }
+
+        @Actor
+        public void tester(III_Result r) {
+            test(r);
+        }
+
+        @Arbiter
+        public void arbiter(III_Result r) {
+            check(r);
+        }
+    }
+
+    /**
+     * With {@link MatchingKind#LOCK_FREE} mailboxes and messages too long for the receive line: a sender
+     * that claims the posted receive fills it itself.
+     */
+    @JCStressTest
+    @State
+    public static class LockFreeFilled extends TestVersusCompletion {
+        public LockFreeFilled() {
+            super(MatchingKind.LOCK_FREE, Device.FILLED_WIDTH);
         }
 
         @Actor

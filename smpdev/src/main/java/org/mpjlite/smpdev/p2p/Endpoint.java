@@ -27,7 +27,7 @@ public final class Endpoint {
     private final Transfer transfer;
     private final Mailbox<Message, RecvRequest> mailbox;
     private final SendRequest completedSend;
-    private final Recycler recycler = new Recycler();
+    private final Recycler recycler;
     private final AtomicReference<BsendBuffer> bsendBuffer = new AtomicReference<>();
     /**
      * This rank's sends that wait for their receiver (rendezvous, synchronous) and have not been
@@ -53,6 +53,9 @@ public final class Endpoint {
         this.transfer = transfer;
         this.mailbox = locked ? new LockedMailbox<>(transfer) : new LockFreeMailbox<>(transfer);
         this.completedSend = SendRequest.completed(rank);
+        // Made last, not next to this object: the recycler is written at every receive, and a
+        // sender reads this object's mailbox field, which must not share its line.
+        this.recycler = new Recycler();
     }
 
     public Mailbox<Message, RecvRequest> mailbox() {

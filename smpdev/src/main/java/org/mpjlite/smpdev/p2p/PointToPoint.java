@@ -1,10 +1,12 @@
 package org.mpjlite.smpdev.p2p;
 
 import org.mpjlite.matching.Mailbox;
+import org.mpjlite.matching.ReceiveLine;
 import org.mpjlite.smpdev.Rank;
 import org.mpjlite.smpdev.Request;
 import org.mpjlite.smpdev.Tunables;
 import org.mpjlite.smpdev.data.BasicType;
+import org.mpjlite.smpdev.data.Copier;
 import org.mpjlite.smpdev.data.Packing;
 import org.mpjlite.smpdev.data.Stash;
 import org.mpjlite.smpdev.data.TypeMap;
@@ -67,6 +69,9 @@ public final class PointToPoint {
      */
     public static SendRequest isend(Rank me, Rank dest, int context, int source, int tag, Object buffer, int index,
                                     int items, TypeMap map, SendMode mode, String call, long flow) {
+        if (flow == 0 && inLine(dest, context, source, tag, buffer, index, items, map)) {
+            return me.endpoint().completedSend();
+        }
         Message m = me.endpoint().recycler().message(context, source, tag, map, items, call);
         m.flow = flow;
         if (me.job().config().check()) {
@@ -119,6 +124,35 @@ public final class PointToPoint {
         return request;
     }
 
+    /**
+     * Leaves a small message of contiguous elements of one basic type in the destination's receive
+     * line, if the receive published there takes it: the sender claims the receive, writes the
+     * data, the status and the filled word into the line the receiver polls, and the receiver moves
+     * the data into its buffer and completes the receive ({@link Transfer#matchedInLine}). One
+     * line (two past its first 8 bytes of data) crosses to the receiver; no message is made. True
+     * if the message went this way, false if it must take the general path.
+     */
+    private static boolean inLine(Rank dest, int context, int source, int tag, Object buffer, int index, int items,
+                                  TypeMap map) {
+        BasicType type = map.base();
+        long bytes = map.size() * items;
+        if (bytes > ReceiveLine.DATA_BYTES || !map.isContiguous() || type == null || map.isPacked()
+            || map.isObjects()) {
+            return false;
+        }
+        Mailbox<Message, RecvRequest> box = dest.endpoint().mailbox();
+        long claimed = box.claimLine(context, source, tag, RecvRequest.lineKind(type), (int) bytes);
+        if (claimed == Mailbox.NO_CLAIM) {
+            return false;
+        }
+        ReceiveLine line = box.line();
+        int count = (int) (bytes / type.size());
+        Copier.copy(buffer, index, line.data(), 0, count, type);
+        line.fill(claimed, source, tag, count);
+        dest.doorbell().ring();
+        return true;
+    }
+
     /** Posts a receive of {@code capacity} elements of a basic type; it may be complete on return. */
     public static RecvRequest irecv(Rank me, int context, int source, int tag, Object buffer, int index,
                                     int capacity, BasicType type, String call) {
@@ -146,6 +180,7 @@ public final class PointToPoint {
         if (me.job().config().check()) {
             r.site = CallSite.here();
         }
+        r.offersLine();
         me.endpoint().mailbox().post(r);
         return r;
     }

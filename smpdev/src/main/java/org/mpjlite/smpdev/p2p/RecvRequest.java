@@ -1,9 +1,11 @@
 package org.mpjlite.smpdev.p2p;
 
+import org.mpjlite.matching.ReceiveLine;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.Rank;
 import org.mpjlite.smpdev.Request;
+import org.mpjlite.smpdev.data.BasicType;
 import org.mpjlite.smpdev.data.TypeMap;
 
 /**
@@ -76,6 +78,23 @@ public final class RecvRequest extends Request {
         }
         this.index = index;
         this.capacity = capacity;
+    }
+
+    /**
+     * Lets a sender leave a message of up to {@link ReceiveLine#DATA_BYTES} bytes in the mailbox's
+     * line for this receive, when it takes contiguous elements of one basic type (the sender's must
+     * be the same type); called before the receive is posted, once its fields are final.
+     */
+    void offersLine() {
+        BasicType type = map.base();
+        boolean plain = map.isContiguous() && type != null && !map.isPacked() && !map.isObjects();
+        takesInLine(plain ? lineKind(type) : 0,
+            plain ? (int) Math.min((long) capacity * map.size(), ReceiveLine.DATA_BYTES) : 0);
+    }
+
+    /** The kind of data a line carries for elements of {@code type} (never 0). */
+    static int lineKind(BasicType type) {
+        return type.ordinal() + 1;
     }
 
     /**

@@ -1,8 +1,10 @@
 package org.mpjlite.smpdev.p2p;
 
 import org.mpjlite.matching.MatchHandler;
+import org.mpjlite.matching.ReceiveLine;
 import org.mpjlite.smpdev.Tunables;
 import org.mpjlite.smpdev.data.BasicType;
+import org.mpjlite.smpdev.data.Copier;
 import org.mpjlite.smpdev.data.ElementSource;
 import org.mpjlite.smpdev.data.Packing;
 import org.mpjlite.smpdev.data.TypeMap;
@@ -39,6 +41,24 @@ public final class Transfer implements MatchHandler<Message, RecvRequest> {
         } finally {
             m.consumed(r.owner().endpoint().recycler());
         }
+    }
+
+    /**
+     * A small message a sender left in the receive's line: same element type, and it fits (the
+     * sender checked both against what the receive offered, {@link RecvRequest#offersLine}).
+     */
+    @Override
+    public void matchedInLine(RecvRequest r, ReceiveLine line) {
+        BasicType type = r.map.base();
+        int n = line.count();
+        try {
+            Copier.copy(line.data(), 0, r.buffer, r.index, n, type);
+        } catch (RuntimeException e) {
+            r.fail(ErrorClass.ERR_BUFFER, r.call + " on rank " + r.owner().id()
+                + ": cannot write the receive buffer: " + e, line.source(), line.tag(), 0, type, 0);
+            return;
+        }
+        r.complete(line.source(), line.tag(), n, type, (long) n * type.size());
     }
 
     /** Typed data into a typed receive: the signatures must match, the sent one a prefix of the other. */
