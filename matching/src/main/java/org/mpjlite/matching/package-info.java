@@ -14,12 +14,15 @@
  *       published (earliest posted) receive with a compare-and-set and fills it on its own thread,
  *       or offers to a JCTools multi-producer single-consumer queue that the owning rank drains and
  *       matches;</li>
+ *   <li>{@link org.mpjlite.matching.ReceiveLine}: where the lock-free mailbox publishes its receive
+ *       (two cache lines of native memory), and where a sender that claims it for a small message
+ *       leaves the message for the owner to complete the receive from;</li>
  *   <li>{@link org.mpjlite.matching.Envelope}: the matching key with its intrusive list link;
  *       {@code MatchLists}: the posted and unexpected FIFO lists, allocation-free.</li>
  * </ul>
  *
  * <h2>Threads and progress</h2>
- * {@code deliver} and {@code matchPosted} are called by any sender's thread; every other method by
+ * {@code deliver}, {@code matchPosted} and {@code claimLine} (then {@code ReceiveLine.fill}) are called by any sender's thread; every other method by
  * the owning rank's threads (several at once at {@code MPI_THREAD_MULTIPLE}). Progress guarantees, as each class
  * states them: the locked mailbox is blocking (short critical sections); the lock-free mailbox is
  * lock-free for senders (one atomic add per offer, or one compare-and-set per claim) and blocking

@@ -15,9 +15,12 @@ import org.mpjlite.smpdev.diag.CallSite;
 /**
  * The message path of the device: send protocols and receive posting, between ranks of one job.
  *
- * <p>A send first asks the destination's mailbox for a receive that is already posted: if there is
- * one (the locked mailbox's list, or the lock-free mailbox's published receive), the data moves
- * straight from the sender's buffer into the receiver's, one copy, whatever the size and mode.
+ * <p>A small message (at most {@link ReceiveLine#DATA_BYTES} bytes of contiguous elements of one
+ * basic type) to a rank whose published receive takes it is left in that rank's receive line, and
+ * the receiver completes the receive from there ({@link Transfer#matchedInLine}). Any other send
+ * first asks the destination's mailbox for a receive that is already posted: if there is one (the
+ * locked mailbox's list, or the lock-free mailbox's published receive), the data moves straight
+ * from the sender's buffer into the receiver's, one copy, whatever the size and mode.
  * Otherwise the protocol decides:
  * <ul>
  *   <li>eager (standard or ready mode, at most the eager threshold): the data is copied into the
@@ -28,8 +31,9 @@ import org.mpjlite.smpdev.diag.CallSite;
  *       sender's buffer; the receiver copies once, straight from it, and completes the send.</li>
  * </ul>
  *
- * <p>Messages and the requests of blocking receives are recycled per rank ({@link Recycler}), so a
- * small message allocates nothing in steady state.
+ * <p>Messages and the requests of blocking receives are recycled per rank ({@link Recycler}), and a
+ * message left in a receive line is no object at all, so a small message allocates nothing in
+ * steady state.
  *
  * <p>Arguments are validated by the API layer; ranks here are world ranks for routing, and envelope
  * sources are ranks within the communicator. Stateless; thread-safe.

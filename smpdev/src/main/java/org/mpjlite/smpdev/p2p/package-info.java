@@ -14,7 +14,10 @@
  * <p>Threads: a sender's thread builds a message and delivers it to the destination's mailbox;
  * whichever thread makes a match (the sender, finding a posted receive, or the receiver, polling
  * its mailbox) runs the transfer and completes both requests, each with a volatile write followed
- * by a ring of its owner's doorbell. The mailbox's hand-off publishes a message; the request's
- * completion publishes the received data and the status.
+ * by a ring of its owner's doorbell. A small message to a posted receive is the exception: the
+ * sender leaves it in the receiver's receive line (a volatile write of the filled word, then the
+ * ring), and a thread of the receiving rank moves it into the buffer and completes the receive.
+ * The mailbox's hand-off publishes a message; the request's completion (or the filled word)
+ * publishes the received data and the status.
  */
 package org.mpjlite.smpdev.p2p;
