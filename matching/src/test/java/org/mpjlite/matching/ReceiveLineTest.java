@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -207,7 +206,8 @@ class ReceiveLineTest {
     /**
      * Two senders race for a stream of receives, each sending through the line when it can and
      * through the inbox otherwise, while the owner posts and progresses: every message is received
-     * exactly once and each sender's messages arrive in the order it sent them.
+     * exactly once and each sender's messages arrive in the order it sent them. (How many take the
+     * line depends on the timing: none at all when the inbox never empties.)
      */
     @Test
     void racingSendersExactlyOnceAndInOrderPerSender() throws InterruptedException {
@@ -216,7 +216,6 @@ class ReceiveLineTest {
         LockFreeMailbox<Msg, Recv> box = new LockFreeMailbox<>(rec);
         box.confineTo(Thread.currentThread());
         CountDownLatch start = new CountDownLatch(1);
-        AtomicInteger inLine = new AtomicInteger();
         List<Thread> senders = new ArrayList<>();
         for (int s = 0; s < 2; s++) {
             int source = s;
@@ -227,9 +226,7 @@ class ReceiveLineTest {
                     return;
                 }
                 for (int i = 0; i < perSender; i++) {
-                    if (sendInLine(box, 0, source, 0, i)) {
-                        inLine.incrementAndGet();
-                    } else {
+                    if (!sendInLine(box, 0, source, 0, i)) {
                         box.deliver(new Msg(0, source, 0, i));
                     }
                 }
@@ -257,7 +254,6 @@ class ReceiveLineTest {
         }
         assertEquals(perSender, next[0]);
         assertEquals(perSender, next[1]);
-        assertTrue(inLine.get() > 0, "some messages went through the line");
         assertFalse(box.hasArrivals());
     }
 }

@@ -1,0 +1,131 @@
+package org.mpjlite.benchmarks;
+
+import org.mpjlite.matching.Envelope;
+import org.mpjlite.smpdev.Job;
+import org.mpjlite.smpdev.JobConfig;
+import org.mpjlite.smpdev.MatchingKind;
+import org.mpjlite.smpdev.Rank;
+import org.mpjlite.smpdev.collective.BuiltinOp;
+import org.mpjlite.smpdev.collective.Collectives;
+import org.mpjlite.smpdev.collective.Layout;
+import org.mpjlite.smpdev.collective.Reduction;
+import org.mpjlite.smpdev.collective.Team;
+import org.mpjlite.smpdev.data.BasicType;
+import org.mpjlite.smpdev.p2p.PointToPoint;
+import org.mpjlite.smpdev.p2p.RecvRequest;
+import org.mpjlite.smpdev.p2p.SendMode;
+
+/**
+ * A loop of two ranks of one job through the device: rank 0 is the calling thread, which runs
+ * {@link #segment}s; rank 1 a daemon thread started here, which runs its side forever (between
+ * segments it waits in the device, spinning, then parked). {@link SideBySide} loads this class once
+ * per build it compares, each copy linked to that build's device, so it uses only device calls
+ * that every build has.
+ *
+ * <ul>
+ *   <li>{@code pingpong}: {@code byte[]} messages through {@code PointToPoint.isend}/{@code irecv}
+ *       in the order of {@code OSULatency} (rank 0 sends, then receives the reply); the time is
+ *       one way, half a round trip;</li>
+ *   <li>{@code allreduce}: blocking {@code Collectives.allreduce} of {@code size / 8} doubles
+ *       (at least one) with {@code MPI.SUM} on the world team; the time is one call;</li>
+ *   <li>{@code bcast}: blocking {@code Collectives.bcast} of {@code size} bytes from rank 0; one
+ *       call.</li>
+ * </ul>
+ *
+ * <p>Not thread-safe: one thread calls {@link #segment}. The other rank's thread runs until the JVM
+ * exits.
+ */
+public final class DeviceLoop {
+    private static final String CALL = "DeviceLoop";
+    private static final int CONTEXT = 0;
+    private static final int COLLECTIVE_CONTEXT = 1;
+    private static final int TAG = 1;
+
+    private final String loop;
+    private final Rank me;
+    private final Rank peer;
+    private final int size;
+    private final byte[] send;
+    private final byte[] recv;
+    private final double[] in;
+    private final double[] out;
+    private final Team team;
+    private final Reduction sum = BuiltinOp.SUM.on(Layout.basic(BasicType.DOUBLE));
+
+    /**
+     * @param loop     {@code pingpong}, {@code allreduce} or {@code bcast}
+     * @param size     bytes per message
+     * @param matching a {@link MatchingKind} name
+     */
+    public DeviceLoop(String loop, int size, String matching) {
+        if (!loop.equals("pingpong") && !loop.equals("allreduce") && !loop.equals("bcast")) {
+            throw new IllegalArgumentException("unknown loop " + loop + ": pingpong, allreduce or bcast");
+        }
+        Job job = Job.create(JobConfig.builder().ranks(2).matching(MatchingKind.valueOf(matching)).build());
+        this.loop = loop;
+        this.me = job.rank(0);
+        this.peer = job.rank(1);
+        this.size = size;
+        this.send = new byte[size];
+        this.recv = new byte[size];
+        this.in = new double[Math.max(1, size / 8)];
+        this.out = new double[in.length];
+        this.team = Team.world(me, COLLECTIVE_CONTEXT);
+        me.endpoint().mailbox().confineTo(Thread.currentThread());
+        Thread other = new Thread(this::otherRank, "side-by-side-rank-1");
+        other.setDaemon(true);
+        other.start();
+    }
+
+    private void otherRank() {
+        peer.endpoint().mailbox().confineTo(Thread.currentThread());
+        byte[] buffer = new byte[size];
+        double[] a = new double[in.length];
+        double[] b = new double[in.length];
+        for (;;) {
+            switch (loop) {
+                case "pingpong" -> {
+                    RecvRequest r = PointToPoint.irecv(peer, CONTEXT, 0, Envelope.ANY_TAG, buffer, 0, size,
+                        BasicType.BYTE, CALL);
+                    r.await(CALL);
+                    int count = r.statusCount();
+                    r.recycle();
+                    PointToPoint.isend(peer, me, CONTEXT, 1, TAG, buffer, 0, count, BasicType.BYTE, SendMode.STANDARD,
+                        CALL).await(CALL);
+                }
+                case "allreduce" -> Collectives.allreduce(team, 1, a, 0, b, 0, a.length, BasicType.DOUBLE, sum, false,
+                    null, CALL, null);
+                default -> Collectives.bcast(team, 1, buffer, 0, size, BasicType.BYTE, 0, null, CALL, null);
+            }
+        }
+    }
+
+    /** Runs {@code n} iterations; returns the mean time of one in nanoseconds (one way for pingpong). */
+    public double segment(int n) {
+        long start = System.nanoTime();
+        switch (loop) {
+            case "pingpong" -> {
+                for (int i = 0; i < n; i++) {
+                    PointToPoint.isend(me, peer, CONTEXT, 0, TAG, send, 0, size, BasicType.BYTE, SendMode.STANDARD,
+                        CALL).await(CALL);
+                    RecvRequest r = PointToPoint.irecv(me, CONTEXT, 1, TAG, recv, 0, size, BasicType.BYTE, CALL);
+                    r.await(CALL);
+                    r.recycle();
+                }
+                return (System.nanoTime() - start) / (2.0 * n);
+            }
+            case "allreduce" -> {
+                for (int i = 0; i < n; i++) {
+                    Collectives.allreduce(team, 0, in, 0, out, 0, in.length, BasicType.DOUBLE, sum, false, null, CALL,
+                        null);
+                }
+            }
+            default -> {
+                for (int i = 0; i < n; i++) {
+                    Collectives.bcast(team, 0, send, 0, size, BasicType.BYTE, 0, null, CALL, null);
+                }
+            }
+        }
+        return (System.nanoTime() - start) / (double) n;
+    }
+}
