@@ -14,6 +14,7 @@ import org.mpjlite.smpdev.data.BasicType;
 import org.mpjlite.smpdev.p2p.PointToPoint;
 import org.mpjlite.smpdev.p2p.RecvRequest;
 import org.mpjlite.smpdev.p2p.SendMode;
+import org.mpjlite.smpdev.p2p.SendRequest;
 
 /**
  * A loop of two ranks of one job through the device: rank 0 is the calling thread, which runs
@@ -29,7 +30,10 @@ import org.mpjlite.smpdev.p2p.SendMode;
  *   <li>{@code allreduce}: blocking {@code Collectives.allreduce} of {@code size / 8} doubles
  *       (at least one) with {@code MPI.SUM} on the world team; the time is one call;</li>
  *   <li>{@code bcast}: blocking {@code Collectives.bcast} of {@code size} bytes from rank 0; one
- *       call.</li>
+ *       call;</li>
+ *   <li>{@code stream}: as {@code OSUBandwidth}, windows of {@link #WINDOW} non-blocking sends of
+ *       {@code size} bytes from rank 0, each window received by as many non-blocking receives
+ *       posted on rank 1 and acknowledged by a 4-byte reply; the time is one message.</li>
  * </ul>
  *
  * <p>Not thread-safe: one thread calls {@link #segment}. The other rank's thread runs until the JVM
@@ -40,6 +44,8 @@ public final class DeviceLoop {
     private static final int CONTEXT = 0;
     private static final int COLLECTIVE_CONTEXT = 1;
     private static final int TAG = 1;
+    /** Messages in flight in the {@code stream} loop, as {@code OSUBandwidth}'s default window. */
+    static final int WINDOW = 64;
 
     private final String loop;
     private final Rank me;
@@ -53,13 +59,13 @@ public final class DeviceLoop {
     private final Reduction sum = BuiltinOp.SUM.on(Layout.basic(BasicType.DOUBLE));
 
     /**
-     * @param loop     {@code pingpong}, {@code allreduce} or {@code bcast}
+     * @param loop     {@code pingpong}, {@code allreduce}, {@code bcast} or {@code stream}
      * @param size     bytes per message
      * @param matching a {@link MatchingKind} name
      */
     public DeviceLoop(String loop, int size, String matching) {
-        if (!loop.equals("pingpong") && !loop.equals("allreduce") && !loop.equals("bcast")) {
-            throw new IllegalArgumentException("unknown loop " + loop + ": pingpong, allreduce or bcast");
+        if (!loop.equals("pingpong") && !loop.equals("allreduce") && !loop.equals("bcast") && !loop.equals("stream")) {
+            throw new IllegalArgumentException("unknown loop " + loop + ": pingpong, allreduce, bcast or stream");
         }
         Job job = Job.create(JobConfig.builder().ranks(2).matching(MatchingKind.valueOf(matching)).build());
         this.loop = loop;
@@ -82,8 +88,22 @@ public final class DeviceLoop {
         byte[] buffer = new byte[size];
         double[] a = new double[in.length];
         double[] b = new double[in.length];
+        byte[][] window = new byte[WINDOW][size];
+        RecvRequest[] receives = new RecvRequest[WINDOW];
         for (;;) {
             switch (loop) {
+                case "stream" -> {
+                    for (int i = 0; i < WINDOW; i++) {
+                        receives[i] = PointToPoint.irecv(peer, CONTEXT, 0, TAG, window[i], 0, size, BasicType.BYTE,
+                            CALL);
+                    }
+                    for (RecvRequest r : receives) {
+                        r.await(CALL);
+                        r.recycle();
+                    }
+                    PointToPoint.isend(peer, me, CONTEXT, 1, TAG, buffer, 0, Math.min(4, size), BasicType.BYTE,
+                        SendMode.STANDARD, CALL).await(CALL);
+                }
                 case "pingpong" -> {
                     RecvRequest r = PointToPoint.irecv(peer, CONTEXT, 0, Envelope.ANY_TAG, buffer, 0, size,
                         BasicType.BYTE, CALL);
@@ -100,7 +120,10 @@ public final class DeviceLoop {
         }
     }
 
-    /** Runs {@code n} iterations; returns the mean time of one in nanoseconds (one way for pingpong). */
+    /**
+     * Runs {@code n} iterations (for {@code stream}, {@code n} messages in whole windows); returns
+     * the mean time of one in nanoseconds (one way for pingpong, one message for stream).
+     */
     public double segment(int n) {
         long start = System.nanoTime();
         switch (loop) {
@@ -113,6 +136,23 @@ public final class DeviceLoop {
                     r.recycle();
                 }
                 return (System.nanoTime() - start) / (2.0 * n);
+            }
+            case "stream" -> {
+                int windows = Math.max(1, n / WINDOW);
+                SendRequest[] sends = new SendRequest[WINDOW];
+                for (int w = 0; w < windows; w++) {
+                    for (int i = 0; i < WINDOW; i++) {
+                        sends[i] = PointToPoint.isend(me, peer, CONTEXT, 0, TAG, send, 0, size, BasicType.BYTE,
+                            SendMode.STANDARD, CALL);
+                    }
+                    for (SendRequest r : sends) {
+                        r.await(CALL);
+                    }
+                    RecvRequest ack = PointToPoint.irecv(me, CONTEXT, 1, TAG, recv, 0, size, BasicType.BYTE, CALL);
+                    ack.await(CALL);
+                    ack.recycle();
+                }
+                return (System.nanoTime() - start) / ((double) windows * WINDOW);
             }
             case "allreduce" -> {
                 for (int i = 0; i < n; i++) {

@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class SideBySideTest {
     @ParameterizedTest
-    @ValueSource(strings = {"pingpong", "allreduce", "bcast"})
+    @ValueSource(strings = {"pingpong", "allreduce", "bcast", "stream"})
     void comparesABuildWithItself(String loop) throws Exception {
         String classPath = System.getProperty("java.class.path");
         SideBySide.Settings settings = SideBySide.Settings.parse(

@@ -85,18 +85,35 @@ final class Part {
     private Object snapshot;
     private int snapshotUnits;
 
-    /** Records which call this member is in, for {@link #mismatch}. */
+    /**
+     * Records which call this member is in, for {@link #mismatch}. A part lives as long as its team,
+     * so it is an old object to the collector, and with G1 a reference stored into an old object
+     * that points into another region passes a write barrier with a fence: references are stored
+     * only when they change (the same call, type and operation, call after call).
+     */
     void sign(Operation operation, String call, Object arguments, int root, long units, BasicType type,
               Reduction op) {
-        this.operation = operation;
-        this.call = call;
-        this.arguments = arguments;
+        if (this.operation != operation) {
+            this.operation = operation;
+        }
+        if (this.call != call) {
+            this.call = call;
+        }
+        if (this.arguments != arguments) {
+            this.arguments = arguments;
+        }
         this.root = root;
         this.units = units;
-        this.type = type;
-        this.op = op;
+        if (this.type != type) {
+            this.type = type;
+        }
+        if (this.op != op) {
+            this.op = op;
+        }
         this.units2 = 0;
-        this.type2 = null;
+        if (this.type2 != null) {
+            this.type2 = null;
+        }
     }
 
     /** Records the units and type of the data an intercommunicator's second group sends to its first. */
