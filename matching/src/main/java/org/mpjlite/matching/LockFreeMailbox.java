@@ -133,7 +133,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
         }
         // Read before the claim: once it is won, the owner may publish the next receive here.
         Envelope r = (Envelope) SLOT.getAcquire(this);
-        return line.claim(claim, claim + 1) ? (R) r : null;
+        return line.tryClaim(claim, claim + 1) ? (R) r : null;
     }
 
     /**
@@ -148,7 +148,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
             return NO_CLAIM;
         }
         long claimed = claim + ReceiveLine.LINE_CLAIM;
-        return line.claim(claim, claimed) ? claimed : NO_CLAIM;
+        return line.tryClaim(claim, claimed) ? claimed : NO_CLAIM;
     }
 
     @Override

@@ -88,7 +88,7 @@ public final class ReceiveLine {
         return (long) LONGS.getOpaque(line, CLAIM);
     }
 
-    boolean claim(long expected, long claimed) {
+    boolean tryClaim(long expected, long claimed) {
         return LONGS.compareAndSet(line, CLAIM, expected, claimed);
     }
 

@@ -47,7 +47,10 @@ public final class DeviceLoop {
     /** Messages in flight in the {@code stream} loop, as {@code OSUBandwidth}'s default window. */
     static final int WINDOW = 64;
 
-    private final String loop;
+    /** The loops, by the names {@link SideBySide}'s {@code --loop} takes (lower case). */
+    private enum Loop { PINGPONG, ALLREDUCE, BCAST, STREAM }
+
+    private final Loop loop;
     private final Rank me;
     private final Rank peer;
     private final int size;
@@ -64,11 +67,14 @@ public final class DeviceLoop {
      * @param matching a {@link MatchingKind} name
      */
     public DeviceLoop(String loop, int size, String matching) {
-        if (!loop.equals("pingpong") && !loop.equals("allreduce") && !loop.equals("bcast") && !loop.equals("stream")) {
+        Loop kind;
+        try {
+            kind = Loop.valueOf(loop.toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("unknown loop " + loop + ": pingpong, allreduce, bcast or stream");
         }
         Job job = Job.create(JobConfig.builder().ranks(2).matching(MatchingKind.valueOf(matching)).build());
-        this.loop = loop;
+        this.loop = kind;
         this.me = job.rank(0);
         this.peer = job.rank(1);
         this.size = size;
@@ -92,7 +98,7 @@ public final class DeviceLoop {
         RecvRequest[] receives = new RecvRequest[WINDOW];
         for (;;) {
             switch (loop) {
-                case "stream" -> {
+                case STREAM -> {
                     for (int i = 0; i < WINDOW; i++) {
                         receives[i] = PointToPoint.irecv(peer, CONTEXT, 0, TAG, window[i], 0, size, BasicType.BYTE,
                             CALL);
@@ -104,7 +110,7 @@ public final class DeviceLoop {
                     PointToPoint.isend(peer, me, CONTEXT, 1, TAG, buffer, 0, Math.min(4, size), BasicType.BYTE,
                         SendMode.STANDARD, CALL).await(CALL);
                 }
-                case "pingpong" -> {
+                case PINGPONG -> {
                     RecvRequest r = PointToPoint.irecv(peer, CONTEXT, 0, Envelope.ANY_TAG, buffer, 0, size,
                         BasicType.BYTE, CALL);
                     r.await(CALL);
@@ -113,7 +119,7 @@ public final class DeviceLoop {
                     PointToPoint.isend(peer, me, CONTEXT, 1, TAG, buffer, 0, count, BasicType.BYTE, SendMode.STANDARD,
                         CALL).await(CALL);
                 }
-                case "allreduce" -> Collectives.allreduce(team, 1, a, 0, b, 0, a.length, BasicType.DOUBLE, sum, false,
+                case ALLREDUCE -> Collectives.allreduce(team, 1, a, 0, b, 0, a.length, BasicType.DOUBLE, sum, false,
                     null, CALL, null);
                 default -> Collectives.bcast(team, 1, buffer, 0, size, BasicType.BYTE, 0, null, CALL, null);
             }
@@ -127,7 +133,7 @@ public final class DeviceLoop {
     public double segment(int n) {
         long start = System.nanoTime();
         switch (loop) {
-            case "pingpong" -> {
+            case PINGPONG -> {
                 for (int i = 0; i < n; i++) {
                     PointToPoint.isend(me, peer, CONTEXT, 0, TAG, send, 0, size, BasicType.BYTE, SendMode.STANDARD,
                         CALL).await(CALL);
@@ -137,7 +143,7 @@ public final class DeviceLoop {
                 }
                 return (System.nanoTime() - start) / (2.0 * n);
             }
-            case "stream" -> {
+            case STREAM -> {
                 int windows = Math.max(1, n / WINDOW);
                 SendRequest[] sends = new SendRequest[WINDOW];
                 for (int w = 0; w < windows; w++) {
@@ -154,7 +160,7 @@ public final class DeviceLoop {
                 }
                 return (System.nanoTime() - start) / ((double) windows * WINDOW);
             }
-            case "allreduce" -> {
+            case ALLREDUCE -> {
                 for (int i = 0; i < n; i++) {
                     Collectives.allreduce(team, 0, in, 0, out, 0, in.length, BasicType.DOUBLE, sum, false, null, CALL,
                         null);

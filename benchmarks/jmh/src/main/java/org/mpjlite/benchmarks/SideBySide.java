@@ -138,7 +138,7 @@ public final class SideBySide {
 
     /**
      * A build's classes over the platform loader (none of this JVM's application classes), plus
-     * {@link DeviceLoop} defined from this class's own copy, so that each build runs the same
+     * {@link DeviceLoop} and its nested classes defined from this class's own copies, so that each build runs the same
      * loop linked against its own device.
      */
     private static final class BuildLoader extends URLClassLoader {
@@ -148,7 +148,8 @@ public final class SideBySide {
 
         @Override
         protected Class<?> findClass(String name) throws ClassNotFoundException {
-            if (!name.equals(DeviceLoop.class.getName())) {
+            String loop = DeviceLoop.class.getName();
+            if (!name.equals(loop) && !name.startsWith(loop + "$")) {
                 return super.findClass(name);
             }
             String resource = name.replace('.', '/') + ".class";

@@ -138,18 +138,18 @@ public final class PointToPoint {
      */
     private static boolean inLine(Rank dest, int context, int source, int tag, Object buffer, int index, int items,
                                   TypeMap map) {
-        BasicType type = map.base();
         long bytes = map.size() * items;
-        if (bytes > ReceiveLine.DATA_BYTES || !map.isContiguous() || type == null || map.isPacked()
-            || map.isObjects()) {
+        int kind = RecvRequest.lineKind(map);
+        if (bytes > ReceiveLine.DATA_BYTES || kind == 0) {
             return false;
         }
         Mailbox<Message, RecvRequest> box = dest.endpoint().mailbox();
-        long claimed = box.claimLine(context, source, tag, RecvRequest.lineKind(type), (int) bytes);
+        long claimed = box.claimLine(context, source, tag, kind, (int) bytes);
         if (claimed == Mailbox.NO_CLAIM) {
             return false;
         }
         ReceiveLine line = box.line();
+        BasicType type = map.base();
         int count = (int) (bytes / type.size());
         Copier.copy(buffer, index, line.data(), 0, count, type);
         line.fill(claimed, source, tag, count);

@@ -86,15 +86,18 @@ public final class RecvRequest extends Request {
      * be the same type); called before the receive is posted, once its fields are final.
      */
     void offersLine() {
-        BasicType type = map.base();
-        boolean plain = map.isContiguous() && type != null && !map.isPacked() && !map.isObjects();
-        takesInLine(plain ? lineKind(type) : 0,
-            plain ? (int) Math.min((long) capacity * map.size(), ReceiveLine.DATA_BYTES) : 0);
+        int kind = lineKind(map);
+        takesInLine(kind, kind == 0 ? 0 : (int) Math.min((long) capacity * map.size(), ReceiveLine.DATA_BYTES));
     }
 
-    /** The kind of data a line carries for elements of {@code type} (never 0). */
-    static int lineKind(BasicType type) {
-        return type.ordinal() + 1;
+    /**
+     * The kind of data a receive line carries for items of {@code map}: one per basic type, for
+     * contiguous elements of that type; 0 (none) for anything else (mixed types, gaps, packed data,
+     * objects). A sender and a receive meet in the line only with the same kind.
+     */
+    static int lineKind(TypeMap map) {
+        BasicType type = map.base();
+        return map.isContiguous() && type != null && !map.isPacked() && !map.isObjects() ? type.ordinal() + 1 : 0;
     }
 
     /**

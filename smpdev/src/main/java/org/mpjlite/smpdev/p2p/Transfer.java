@@ -34,10 +34,7 @@ public final class Transfer implements MatchHandler<Message, RecvRequest> {
                 receive(r, m);
             }
         } catch (RuntimeException e) {
-            // A receive buffer that cannot be written (read-only NIO buffer), or an object whose class
-            // the receiver cannot load, fails the receive, not the thread that happened to do the copy.
-            r.fail(ErrorClass.ERR_BUFFER, r.call + " on rank " + r.owner().id()
-                + ": cannot write the receive buffer: " + e, m.source(), m.tag(), 0, m.type, 0);
+            failUnwritable(r, e, m.source(), m.tag(), m.type);
         } finally {
             m.consumed(r.owner().endpoint().recycler());
         }
@@ -54,11 +51,19 @@ public final class Transfer implements MatchHandler<Message, RecvRequest> {
         try {
             Copier.copy(line.data(), 0, r.buffer, r.index, n, type);
         } catch (RuntimeException e) {
-            r.fail(ErrorClass.ERR_BUFFER, r.call + " on rank " + r.owner().id()
-                + ": cannot write the receive buffer: " + e, line.source(), line.tag(), 0, type, 0);
+            failUnwritable(r, e, line.source(), line.tag(), type);
             return;
         }
         r.complete(line.source(), line.tag(), n, type, (long) n * type.size());
+    }
+
+    /**
+     * A receive buffer that cannot be written (read-only NIO buffer), or an object whose class the
+     * receiver cannot load, fails the receive, not the thread that happened to do the copy.
+     */
+    private static void failUnwritable(RecvRequest r, RuntimeException e, int source, int tag, BasicType type) {
+        r.fail(ErrorClass.ERR_BUFFER, r.call + " on rank " + r.owner().id() + ": cannot write the receive buffer: " + e,
+            source, tag, 0, type, 0);
     }
 
     /** Typed data into a typed receive: the signatures must match, the sent one a prefix of the other. */
