@@ -1,12 +1,16 @@
 /*
  * Point-to-point micro-benchmarks for native MPI, printing exactly what MPJ Lite's OSU programs print
- * (benchmarks/osu/src/main/java/bench/OSULatency.java, OSUBandwidth.java, OSUBiBandwidth.java) with
+ * (benchmarks/osu/src/main/java/bench/OSULatency.java, OSUBandwidth.java, OSUBiBandwidth.java,
+ * LatencyPercentiles.java) with
  * the same loops and options, so benchmarks/compare can put the two side by side.
  *
  *   mpicc -O2 -o pt2pt pt2pt.c
- *   mpirun -np 2 ./pt2pt -t latency|bw|bibw [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS] [-W WINDOW]
+ *   mpirun -np 2 ./pt2pt -t latency|percentiles|bw|bibw [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS] [-W WINDOW]
  *
  * latency: blocking ping-pong, rank 1 sends back what it received; one-way = half the round trip.
+ * percentiles: the same ping-pong, each round trip timed: mean, median, 90th, 99th, 99.9th
+ *          percentile and maximum of the one-way time, and the share of the time spent in round
+ *          trips longer than ten times the median.
  * bw:      rank 0 sends a window of MPI_Isend, rank 1 receives with MPI_Irecv, then a 4-byte ack.
  * bibw:    both ranks post a window of receives and of sends to each other.
  * Defaults as in OMB-J: sizes 1 B to 4 MB, 1000/10000 warm-up/timed iterations (100/500 above
@@ -16,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define TAG 1
 #define ACK_TAG 2
@@ -23,7 +28,7 @@
 #define MAX_WINDOW 1024
 
 static const char *usage =
-    "Usage: pt2pt -t latency|bw|bibw [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS] [-W WINDOW]\n";
+    "Usage: pt2pt -t latency|percentiles|bw|bibw [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS] [-W WINDOW]\n";
 
 struct options {
     const char *test;
@@ -96,6 +101,63 @@ static double latency(int me, char *sbuf, char *rbuf, int size, int skip, int it
     return MPI_Wtime() - start;
 }
 
+static long now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1000000000L + t.tv_nsec;
+}
+
+static int compare_long(const void *a, const void *b)
+{
+    long x = *(const long *) a, y = *(const long *) b;
+    return x < y ? -1 : x > y;
+}
+
+/* The nearest-rank p-th percentile of sorted[0..n). */
+static long percentile(const long *sorted, int n, double p)
+{
+    long rank = (long) ((p / 100 * n) + 0.999999999);
+    rank = rank < 1 ? 1 : rank > n ? n : rank;
+    return sorted[rank - 1];
+}
+
+/* The ping-pong of latency(), each round trip timed; rank 0 prints its distribution. */
+static void percentiles(int me, char *sbuf, char *rbuf, int size, int skip, int iters)
+{
+    long *rt = malloc(sizeof(long) * iters);
+    for (int i = 0; i < skip + iters; i++) {
+        long start = now_ns();
+        if (me == 0) {
+            MPI_Send(sbuf, size, MPI_BYTE, 1, TAG, MPI_COMM_WORLD);
+            MPI_Recv(rbuf, size, MPI_BYTE, 1, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Recv(rbuf, size, MPI_BYTE, 0, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(rbuf, size, MPI_BYTE, 0, TAG, MPI_COMM_WORLD);
+        }
+        if (i >= skip) {
+            rt[i - skip] = now_ns() - start;
+        }
+    }
+    if (me == 0) {
+        long total = 0, slow = 0;
+        for (int i = 0; i < iters; i++) {
+            total += rt[i];
+        }
+        qsort(rt, iters, sizeof(long), compare_long);
+        long median = percentile(rt, iters, 50);
+        for (int i = 0; i < iters; i++) {
+            if (rt[i] > 10 * median) {
+                slow += rt[i];
+            }
+        }
+        printf("%d\t\t%.2f\t\t%.2f\t\t%.2f\t\t%.2f\t\t%.2f\t\t%.2f\t\t%.1f\n", size, total / 2e3 / iters,
+            median / 2e3, percentile(rt, iters, 90) / 2e3, percentile(rt, iters, 99) / 2e3,
+            percentile(rt, iters, 99.9) / 2e3, rt[iters - 1] / 2e3, total == 0 ? 0.0 : 100.0 * slow / total);
+    }
+    free(rt);
+}
+
 static double bandwidth(int me, char *sbuf, char *rbuf, int size, int skip, int iters, int window)
 {
     MPI_Request requests[MAX_WINDOW];
@@ -164,9 +226,10 @@ int main(int argc, char **argv)
         return 0;
     }
     int is_latency = strcmp(o.test, "latency") == 0;
+    int is_percentiles = strcmp(o.test, "percentiles") == 0;
     int is_bw = strcmp(o.test, "bw") == 0;
     int is_bibw = strcmp(o.test, "bibw") == 0;
-    if (!is_latency && !is_bw && !is_bibw) {
+    if (!is_latency && !is_percentiles && !is_bw && !is_bibw) {
         if (me == 0) {
             fputs(usage, stderr);
         }
@@ -177,7 +240,10 @@ int main(int argc, char **argv)
     char *rbuf = malloc(o.max);
     memset(sbuf, 'a', o.max);
     memset(rbuf, 'b', o.max);
-    if (me == 0) {
+    if (me == 0 && is_percentiles) {
+        printf("# Open MPI latency percentiles (one-way, half a round trip)\n");
+        printf("# Size [B]\tMean [us]\tMedian [us]\tP90 [us]\tP99 [us]\tP99.9 [us]\tMax [us]\tSlow share [%%]\n");
+    } else if (me == 0) {
         printf("%s\n", is_latency ? "# OSU Latency Test" : is_bw ? "# OSU Bandwidth Test"
             : "# OSU Bi-Directional Bandwidth Test");
         printf("%s\n", is_latency ? "# Size [B]\t\tLatency [us]\tBandwidth [Gb/s]"
@@ -191,7 +257,9 @@ int main(int argc, char **argv)
         int skip = skip_of(&o, size);
         int iters = iters_of(&o, size);
         MPI_Barrier(MPI_COMM_WORLD);
-        if (is_latency) {
+        if (is_percentiles) {
+            percentiles(me, sbuf, rbuf, (int) size, skip, iters);
+        } else if (is_latency) {
             double us = latency(me, sbuf, rbuf, (int) size, skip, iters) * 1e6 / (2.0 * iters);
             if (me == 0) {
                 printf("%ld\t\t\t%.2f\t\t\t%.2f\n", size, us, size * 8 / (us * 1e3));

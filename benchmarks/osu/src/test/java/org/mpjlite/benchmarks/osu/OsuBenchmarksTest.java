@@ -171,13 +171,43 @@ class OsuBenchmarksTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"OSULatency", "OSUBandwidth", "OSUBiBandwidth", "PingPongVsArraycopy"})
+    @ValueSource(strings = {"OSULatency", "OSUBandwidth", "OSUBiBandwidth", "PingPongVsArraycopy", "LatencyPercentiles"})
     @DisplayName("the two-rank programs say so on another rank count, and exit 0")
     void needTwoRanks(String program) {
         for (int ranks : new int[] {1, 3, 4}) {
             Run run = osu(ranks, program, "-m 8");
             run.assertSucceeded();
             assertEquals(List.of("This test requires exactly two processes (ranks); run with -np 2."), run.lines());
+        }
+    }
+
+    @ParameterizedTest(name = "as a source file: {0}")
+    @ValueSource(booleans = {false, true})
+    @Timeout(120)
+    @DisplayName("LatencyPercentiles prints ordered percentiles and a slow share per size")
+    void latencyPercentiles(boolean sourceFile) {
+        Run run = sourceFile
+            ? mpjrun(2, Path.of("src", "main", "java", "bench", "LatencyPercentiles.java").toString(),
+                "-m", "1:1024", "-x", "5", "-i", "200")
+            : osu(2, "LatencyPercentiles", "-m 1:1024 -x 5 -i 200");
+        run.assertSucceeded();
+        List<String> lines = run.lines();
+        assertEquals("# Size [B]\tMean [us]\tMedian [us]\tP90 [us]\tP99 [us]\tP99.9 [us]\tMax [us]\tSlow share [%]",
+            lines.get(1));
+        assertEquals(2 + 11, lines.size(), run.out);
+        String number = "(\\d+\\.\\d\\d)";
+        Pattern row = Pattern.compile("(\\d+)" + ("\t\t" + number).repeat(6) + "\t\t(\\d+\\.\\d)");
+        for (int i = 0; i < 11; i++) {
+            String line = lines.get(2 + i);
+            Matcher m = row.matcher(line);
+            assertTrue(m.matches(), line);
+            assertEquals(1 << i, Integer.parseInt(m.group(1)), line);
+            for (int g = 4; g <= 7; g++) { // median <= P90 <= P99 <= P99.9 <= max, and the mean at most the max
+                assertTrue(Double.parseDouble(m.group(g - 1)) <= Double.parseDouble(m.group(g)), line);
+            }
+            assertTrue(Double.parseDouble(m.group(2)) <= Double.parseDouble(m.group(7)), line);
+            double slow = Double.parseDouble(m.group(8));
+            assertTrue(slow >= 0 && slow <= 100, line);
         }
     }
 
