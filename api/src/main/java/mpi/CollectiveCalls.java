@@ -39,53 +39,102 @@ final class CollectiveCalls {
      * One call: the calling rank, its team and index, and the request if non-blocking. Its
      * toString() lists the count and datatype the rank gave ({@code count=4, MPI.INT}), for the
      * engine's report of collectives that do not match; formatted only then.
+     *
+     * <p>A blocking call's invocation is its thread's, reused call after call ({@link #of}), so
+     * that a small collective allocates nothing: it is referred to only during the call, and what
+     * the engine keeps for its reports is {@link #arguments()}, an immutable value. References are
+     * stored into it only when they change: a reused invocation is an old object to the collector,
+     * and with G1 storing a reference into one costs a fence.
      */
     static final class Invocation {
-        final String name;
-        final Rank me;
-        final Team team;
+        /** Each thread's invocation of its blocking calls (one at a time per thread: calls do not nest). */
+        private static final ThreadLocal<Invocation> BLOCKING = ThreadLocal.withInitial(Invocation::new);
+
+        String name;
+        Rank me;
+        Team team;
         /** The calling rank's member index in {@link #team} (on an intercommunicator, of both groups). */
-        final int rank;
+        int rank;
         /** The size of the calling rank's group. */
-        final int size;
+        int size;
         /** True on an intercommunicator. */
-        final boolean inter;
+        boolean inter;
         /** The ranks per-rank blocks are for: the remote group's size on an intercommunicator, else {@link #size}. */
-        final int peers;
-        final CollectiveRequest request;
+        int peers;
+        CollectiveRequest request;
         /** The count shown, or -1 for none (counts per rank); with {@link #type} null, nothing is shown. */
-        private int count = -1;
+        private int count;
         private Datatype type;
         /** The root as the program gave it on an intercommunicator ({@code root=MPI.ROOT}), or null. */
         private String root;
-        final Comm comm;
+        Comm comm;
         /** The rank's trace, or null; and when the call started. */
-        private final Tracer tracer;
-        private final long start;
+        private Tracer tracer;
+        private long start;
         /** The root of a rooted collective, for the trace; -1 for none. */
-        int tracedRoot = -1;
+        int tracedRoot;
         /** The bytes of the rank's part when counts differ per rank (the v variants), for the trace; else -1. */
-        private long bytes = -1;
+        private long bytes;
+        /**
+         * The last few {@link #arguments()}, handed out again when a call shows the same: a loop of
+         * a few collectives (a Bcast and a Barrier, two Allreduce of different counts) allocates none.
+         */
+        private final Shown[] shown = new Shown[4];
+        /** Where {@link #shown} takes the next new value. */
+        private int next;
 
-        Invocation(Comm comm, String name, boolean nonBlocking) {
-            this.comm = comm;
-            this.name = name;
-            this.me = comm.rank(name);
+        private Invocation() {
+        }
+
+        /** The invocation of a call of {@code comm}: a fresh one if non-blocking, else the thread's own. */
+        static Invocation of(Comm comm, String name, boolean nonBlocking) {
+            Invocation k = nonBlocking ? new Invocation() : BLOCKING.get();
+            k.begin(comm, name, nonBlocking);
+            return k;
+        }
+
+        private void begin(Comm comm, String name, boolean nonBlocking) {
+            if (this.comm != comm) {
+                this.comm = comm;
+            }
+            if (this.name != name) {
+                this.name = name;
+            }
+            Rank me = comm.rank(name);
+            if (this.me != me) {
+                this.me = me;
+            }
             this.inter = comm.remoteMembers() != null;
             this.size = comm.size(me);
+            Team team;
             if (inter) {
                 Intercomm ic = (Intercomm) comm;
-                this.team = ic.collectiveTeam(me);
+                team = ic.collectiveTeam(me);
                 this.rank = ic.collectiveMember(me);
                 this.peers = comm.remoteMembers().size();
             } else {
-                this.team = comm.team(me);
+                team = comm.team(me);
                 this.rank = comm.rankIn(me);
                 this.peers = size;
             }
+            if (this.team != team) {
+                this.team = team;
+            }
             this.request = nonBlocking ? new CollectiveRequest(me) : null;
-            this.tracer = me.tracer();
+            Tracer tracer = me.tracer();
+            if (this.tracer != tracer) {
+                this.tracer = tracer;
+            }
             this.start = tracer == null ? 0 : tracer.now();
+            this.count = -1;
+            if (type != null) {
+                type = null;
+            }
+            if (root != null) {
+                root = null;
+            }
+            this.tracedRoot = -1;
+            this.bytes = -1;
         }
 
         /**
@@ -114,7 +163,9 @@ final class CollectiveCalls {
         /** Shows {@code count} items of {@code type} in reports; returns this. */
         Invocation shows(int count, Datatype type) {
             this.count = count;
-            this.type = type;
+            if (this.type != type) {
+                this.type = type;
+            }
             return this;
         }
 
@@ -123,6 +174,37 @@ final class CollectiveCalls {
             this.root = "root=" + (given == MPI.ROOT ? "MPI.ROOT" : given == MPI.PROC_NULL ? "MPI.PROC_NULL" : given);
             return this;
         }
+
+        /**
+         * What the call shows, for the engine to keep for its reports: an immutable value, the same
+         * object as the thread's last call's when it shows the same (no allocation in a loop).
+         */
+        Object arguments() {
+            if (type == null && root == null) {
+                return Shown.NOTHING;
+            }
+            Shown[] recent = shown;
+            for (Shown s : recent) {
+                if (s != null && s.count == count && s.type == type && java.util.Objects.equals(s.root, root)) {
+                    return s;
+                }
+            }
+            Shown s = new Shown(count, type, root);
+            recent[next] = s;
+            next = (next + 1) % recent.length;
+            return s;
+        }
+
+        @Override
+        public String toString() {
+            return arguments().toString();
+        }
+    }
+
+    /** The count, datatype and root a call shows in reports ({@code root=MPI.ROOT, count=4, MPI.INT}). */
+    private record Shown(int count, Datatype type, String root) {
+        /** A call that shows no arguments (Barrier). */
+        static final Shown NOTHING = new Shown(-1, null, null);
 
         @Override
         public String toString() {
@@ -133,8 +215,8 @@ final class CollectiveCalls {
 
     static Request barrier(Comm c, String call, boolean nonBlocking) {
         try {
-            Invocation k = new Invocation(c, call, nonBlocking);
-            Collectives.barrier(k.team, k.rank, k.request, call, k);
+            Invocation k = Invocation.of(c, call, nonBlocking);
+            Collectives.barrier(k.team, k.rank, k.request, call, k.arguments());
             return k.result();
         } catch (MPIException e) {
             throw c.raise(e);
@@ -153,7 +235,7 @@ final class CollectiveCalls {
                 return Staged.finish(bcast(c, call, nonBlocking, Staged.buffer(b, buf), Staged.offset(b, offset), count,
                     type.packed(), root), b);
             }
-            Invocation k = new Invocation(c, call, nonBlocking);
+            Invocation k = Invocation.of(c, call, nonBlocking);
             if (k.inter) {
                 return InterCollectiveCalls.bcast(k, buf, offset, count, type, root);
             }
@@ -164,7 +246,7 @@ final class CollectiveCalls {
                 Check.writable(call, buf);
             }
             Collectives.bcast(k.team, k.rank, buf, offset, count * type.units(), type.basic, root, k.request, call,
-                k.shows(count, type));
+                k.shows(count, type).arguments());
             return k.result();
         } catch (MPIException e) {
             throw c.raise(e);
@@ -189,7 +271,7 @@ final class CollectiveCalls {
                     Staged.packed(stype), Staged.buffer(r, rbuf), Staged.offset(r, roff), rcount, Staged.packed(rtype),
                     root, inPlace), s, r);
             }
-            Invocation k = new Invocation(c, call, nonBlocking);
+            Invocation k = Invocation.of(c, call, nonBlocking);
             if (k.inter) {
                 return InterCollectiveCalls.gather(k, sbuf, soff, scount, stype, rbuf, roff, rcount, rtype, root);
             }
@@ -208,7 +290,7 @@ final class CollectiveCalls {
             Datatype type = isRoot ? rtype : stype;
             int units = isRoot ? rcount * rtype.units() : scount * stype.units();
             Collectives.gather(k.team, k.rank, sbuf, soff, rbuf, roff, units, type.basic, root, inPlace, k.request, call,
-                k.shows(isRoot ? rcount : scount, type));
+                k.shows(isRoot ? rcount : scount, type).arguments());
             return k.result();
         } catch (MPIException e) {
             throw c.raise(e);
@@ -234,7 +316,7 @@ final class CollectiveCalls {
                     Staged.packed(stype), Staged.buffer(r, rbuf), Staged.offset(r, roff), rcounts, displs,
                     Staged.packed(rtype), root, inPlace), s, r);
             }
-            Invocation k = new Invocation(c, call, nonBlocking);
+            Invocation k = Invocation.of(c, call, nonBlocking);
             if (k.inter) {
                 return InterCollectiveCalls.gatherv(k, sbuf, soff, scount, stype, rbuf, roff, rcounts, displs, rtype, root);
             }
@@ -260,7 +342,7 @@ final class CollectiveCalls {
             int sunits = inPlace && isRoot ? 0 : scount * stype.units();
             k.moves(sunits, type.basic);
             Collectives.gatherv(k.team, k.rank, sbuf, soff, sunits, rbuf, roff, rc, rd, type.basic, root, inPlace,
-                k.request, call, k.shows(-1, type));
+                k.request, call, k.shows(-1, type).arguments());
             return k.result();
         } catch (MPIException e) {
             throw c.raise(e);
@@ -286,7 +368,7 @@ final class CollectiveCalls {
                     Staged.packed(stype), Staged.buffer(r, rbuf), Staged.offset(r, roff), rcount, Staged.packed(rtype),
                     root, inPlace), s, r);
             }
-            Invocation k = new Invocation(c, call, nonBlocking);
+            Invocation k = Invocation.of(c, call, nonBlocking);
             if (k.inter) {
                 return InterCollectiveCalls.scatter(k, sbuf, soff, scount, stype, rbuf, roff, rcount, rtype, root);
             }
@@ -306,7 +388,7 @@ final class CollectiveCalls {
             Datatype type = isRoot ? stype : rtype;
             int units = isRoot ? scount * stype.units() : rcount * rtype.units();
             Collectives.scatter(k.team, k.rank, sbuf, soff, rbuf, roff, units, type.basic, root, inPlace, k.request, call,
-                k.shows(isRoot ? scount : rcount, type));
+                k.shows(isRoot ? scount : rcount, type).arguments());
             return k.result();
         } catch (MPIException e) {
             throw c.raise(e);
@@ -332,7 +414,7 @@ final class CollectiveCalls {
                     displs, Staged.packed(stype), Staged.buffer(r, rbuf), Staged.offset(r, roff), rcount,
                     Staged.packed(rtype), root, inPlace), s, r);
             }
-            Invocation k = new Invocation(c, call, nonBlocking);
+            Invocation k = Invocation.of(c, call, nonBlocking);
             if (k.inter) {
                 return InterCollectiveCalls.scatterv(k, sbuf, soff, scounts, displs, stype, rbuf, roff, rcount, rtype, root);
             }
@@ -358,7 +440,7 @@ final class CollectiveCalls {
             int runits = inPlace && isRoot ? 0 : rcount * rtype.units();
             k.moves(runits, type.basic);
             Collectives.scatterv(k.team, k.rank, sbuf, soff, sc, sd, rbuf, roff, runits, type.basic, root, inPlace,
-                k.request, call, k.shows(-1, type));
+                k.request, call, k.shows(-1, type).arguments());
             return k.result();
         } catch (MPIException e) {
             throw c.raise(e);
@@ -380,7 +462,7 @@ final class CollectiveCalls {
                     scount, Staged.packed(stype), Staged.buffer(r, rbuf), Staged.offset(r, roff), rcount,
                     Staged.packed(rtype), inPlace), s, r);
             }
-            Invocation k = new Invocation(c, call, nonBlocking);
+            Invocation k = Invocation.of(c, call, nonBlocking);
             if (k.inter) {
                 return InterCollectiveCalls.allgather(k, sbuf, soff, scount, stype, rbuf, roff, rcount, rtype);
             }
@@ -392,7 +474,7 @@ final class CollectiveCalls {
                 sameSignature(call, scount, stype, rcount, rtype);
             }
             Collectives.allgather(k.team, k.rank, sbuf, soff, rbuf, roff, rcount * rtype.units(), rtype.basic, inPlace,
-                k.request, call, k.shows(rcount, rtype));
+                k.request, call, k.shows(rcount, rtype).arguments());
             return k.result();
         } catch (MPIException e) {
             throw c.raise(e);
@@ -416,7 +498,7 @@ final class CollectiveCalls {
                     scount, Staged.packed(stype), Staged.buffer(r, rbuf), Staged.offset(r, roff), rcounts, displs,
                     Staged.packed(rtype), inPlace), s, r);
             }
-            Invocation k = new Invocation(c, call, nonBlocking);
+            Invocation k = Invocation.of(c, call, nonBlocking);
             if (k.inter) {
                 return InterCollectiveCalls.allgatherv(k, sbuf, soff, scount, stype, rbuf, roff, rcounts, displs, rtype);
             }
@@ -430,7 +512,7 @@ final class CollectiveCalls {
             int sunits = inPlace ? 0 : scount * stype.units();
             k.moves(sunits, rtype.basic);
             Collectives.allgatherv(k.team, k.rank, sbuf, soff, sunits, rbuf, roff, scaled(rcounts, rtype),
-                scaled(displs, rtype), rtype.basic, inPlace, k.request, call, k.shows(-1, rtype));
+                scaled(displs, rtype), rtype.basic, inPlace, k.request, call, k.shows(-1, rtype).arguments());
             return k.result();
         } catch (MPIException e) {
             throw c.raise(e);
@@ -452,7 +534,7 @@ final class CollectiveCalls {
                     Staged.packed(stype), Staged.buffer(r, rbuf), Staged.offset(r, roff), rcount, Staged.packed(rtype)),
                     s, r);
             }
-            Invocation k = new Invocation(c, call, nonBlocking);
+            Invocation k = Invocation.of(c, call, nonBlocking);
             if (k.inter) {
                 return InterCollectiveCalls.alltoall(k, sbuf, soff, scount, stype, rbuf, roff, rcount, rtype);
             }
@@ -460,7 +542,7 @@ final class CollectiveCalls {
             receiveBuffer(call, rbuf, roff, rcount, rtype, k.size);
             sameSignature(call, scount, stype, rcount, rtype);
             Collectives.alltoall(k.team, k.rank, sbuf, soff, rbuf, roff, rcount * rtype.units(), rtype.basic, k.request,
-                call, k.shows(rcount, rtype));
+                call, k.shows(rcount, rtype).arguments());
             return k.result();
         } catch (MPIException e) {
             throw c.raise(e);
@@ -483,7 +565,7 @@ final class CollectiveCalls {
                     scounts, sdispls, Staged.packed(stype), Staged.buffer(r, rbuf), Staged.offset(r, roff), rcounts,
                     rdispls, Staged.packed(rtype)), s, r);
             }
-            Invocation k = new Invocation(c, call, nonBlocking);
+            Invocation k = Invocation.of(c, call, nonBlocking);
             if (k.inter) {
                 return InterCollectiveCalls.alltoallv(k, sbuf, soff, scounts, sdispls, stype, rbuf, roff, rcounts, rdispls,
                     rtype);
@@ -501,7 +583,7 @@ final class CollectiveCalls {
             k.moves(sent * stype.units(), stype.basic);
             Collectives.alltoallv(k.team, k.rank, sbuf, soff, scaled(scounts, stype), scaled(sdispls, stype), null, rbuf,
                 roff, scaled(rcounts, rtype), scaled(rdispls, rtype), null, rtype.basic, k.request, call,
-                k.shows(-1, rtype));
+                k.shows(-1, rtype).arguments());
             return k.result();
         } catch (MPIException e) {
             throw c.raise(e);
@@ -520,7 +602,7 @@ final class CollectiveCalls {
                     }
                 }
             }
-            Invocation k = new Invocation(c, call, nonBlocking);
+            Invocation k = Invocation.of(c, call, nonBlocking);
             Check.counts(call, "sendcounts", scounts, k.peers);
             Check.counts(call, "recvcounts", rcounts, k.peers);
             Check.writable(call, rbuf);
@@ -536,9 +618,9 @@ final class CollectiveCalls {
             }
             if (k.inter) {
                 InterCollectives.alltoallv(k.team, k.rank, sbuf, 0, sc, sd, st, null, rbuf, 0, rc, rd, rt, null, k.request,
-                    call, k);
+                    call, k.arguments());
             } else {
-                Collectives.alltoallv(k.team, k.rank, sbuf, 0, sc, sd, st, rbuf, 0, rc, rd, rt, rt[0], k.request, call, k);
+                Collectives.alltoallv(k.team, k.rank, sbuf, 0, sc, sd, st, rbuf, 0, rc, rd, rt, rt[0], k.request, call, k.arguments());
             }
             return k.result();
         } catch (MPIException e) {
@@ -585,7 +667,7 @@ final class CollectiveCalls {
                 return Staged.finish(reduce(c, call, nonBlocking, Staged.buffer(s, sbuf), Staged.offset(s, soff),
                     Staged.buffer(r, rbuf), Staged.offset(r, roff), count, type.packed(), op, root, inPlace), s, r);
             }
-            Invocation k = new Invocation(c, call, nonBlocking);
+            Invocation k = Invocation.of(c, call, nonBlocking);
             if (k.inter) {
                 return InterCollectiveCalls.reduce(k, sbuf, soff, rbuf, roff, count, type, op, root);
             }
@@ -601,7 +683,7 @@ final class CollectiveCalls {
                 Check.writable(call, rbuf);
             }
             Collectives.reduce(k.team, k.rank, sbuf, soff, rbuf, roff, count * type.units(), type.basic, r, root, inPlace,
-                k.request, call, k.shows(count, type));
+                k.request, call, k.shows(count, type).arguments());
             return k.result();
         } catch (MPIException e) {
             throw c.raise(e);
@@ -623,7 +705,7 @@ final class CollectiveCalls {
                 return Staged.finish(allreduce(c, call, nonBlocking, Staged.buffer(s, sbuf), Staged.offset(s, soff),
                     Staged.buffer(r, rbuf), Staged.offset(r, roff), count, type.packed(), op, inPlace), s, r);
             }
-            Invocation k = new Invocation(c, call, nonBlocking);
+            Invocation k = Invocation.of(c, call, nonBlocking);
             Reduction r = Check.op(call, op, type);
             if (!inPlace) {
                 reductionBuffer(call, "send buffer", sbuf, soff, count, units(type), type);
@@ -632,11 +714,11 @@ final class CollectiveCalls {
             Check.writable(call, rbuf);
             if (k.inter) {
                 InterCollectives.allreduce(k.team, k.rank, sbuf, soff, rbuf, roff, count * type.units(), type.basic, r,
-                    k.request, call, k.shows(count, type));
+                    k.request, call, k.shows(count, type).arguments());
                 return k.result();
             }
             Collectives.allreduce(k.team, k.rank, sbuf, soff, rbuf, roff, count * type.units(), type.basic, r, inPlace,
-                k.request, call, k.shows(count, type));
+                k.request, call, k.shows(count, type).arguments());
             return k.result();
         } catch (MPIException e) {
             throw c.raise(e);
@@ -670,7 +752,7 @@ final class CollectiveCalls {
                 return Staged.finish(reduceScatter(c, call, nonBlocking, Staged.buffer(s, sbuf), Staged.offset(s, soff),
                     Staged.buffer(r, rbuf), Staged.offset(r, roff), counts, blockCount, type.packed(), op, inPlace), s, r);
             }
-            Invocation k = new Invocation(c, call, nonBlocking);
+            Invocation k = Invocation.of(c, call, nonBlocking);
             Reduction r = Check.op(call, op, type);
             if (counts == null) {
                 if (blockCount < 0) {
@@ -697,11 +779,11 @@ final class CollectiveCalls {
             k.moves(total * type.units(), type.basic);
             if (k.inter) {
                 InterCollectives.reduceScatter(k.team, k.rank, sbuf, soff, rbuf, roff, scaled(counts, type), type.basic, r,
-                    k.request, call, k.shows(-1, type));
+                    k.request, call, k.shows(-1, type).arguments());
                 return k.result();
             }
             Collectives.reduceScatter(k.team, k.rank, sbuf, soff, rbuf, roff, scaled(counts, type), type.basic, r, inPlace,
-                k.request, call, k.shows(-1, type));
+                k.request, call, k.shows(-1, type).arguments());
             return k.result();
         } catch (MPIException e) {
             throw c.raise(e);
@@ -722,7 +804,7 @@ final class CollectiveCalls {
                 return Staged.finish(scan(c, call, nonBlocking, Staged.buffer(s, sbuf), Staged.offset(s, soff),
                     Staged.buffer(r, rbuf), Staged.offset(r, roff), count, type.packed(), op, exclusive, inPlace), s, r);
             }
-            Invocation k = new Invocation(c, call, nonBlocking);
+            Invocation k = Invocation.of(c, call, nonBlocking);
             Reduction r = Check.op(call, op, type);
             if (!inPlace) {
                 reductionBuffer(call, "send buffer", sbuf, soff, count, units(type), type);
@@ -730,7 +812,7 @@ final class CollectiveCalls {
             reductionBuffer(call, "receive buffer", rbuf, roff, count, units(type), type);
             Check.writable(call, rbuf);
             Collectives.scan(k.team, k.rank, sbuf, soff, rbuf, roff, count * type.units(), type.basic, r, exclusive,
-                inPlace, k.request, call, k.shows(count, type));
+                inPlace, k.request, call, k.shows(count, type).arguments());
             return k.result();
         } catch (MPIException e) {
             throw c.raise(e);
@@ -796,13 +878,12 @@ final class CollectiveCalls {
      * True when a datatype is not contiguous (and not objects): its buffers are staged through
      * packed temporaries ({@link Staged}) and the collective runs on the packed type.
      */
-    private static boolean staged(Datatype... types) {
-        for (Datatype t : types) {
-            if (t != null && !t.direct()) {
-                return true;
-            }
-        }
-        return false;
+    private static boolean staged(Datatype type) {
+        return type != null && !type.direct();
+    }
+
+    private static boolean staged(Datatype a, Datatype b) {
+        return staged(a) || staged(b);
     }
 
     /**

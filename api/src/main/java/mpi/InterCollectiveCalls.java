@@ -74,7 +74,7 @@ final class InterCollectiveCalls {
             k.shows(count, type);
         }
         InterCollectives.bcast(k.team, k.rank, buf, offset, units, root == MPI.PROC_NULL ? null : type.basic, r,
-            k.request, k.name, k);
+            k.request, k.name, k.arguments());
         return k.result();
     }
 
@@ -94,7 +94,7 @@ final class InterCollectiveCalls {
             units = scount * stype.units();
             k.shows(scount, stype);
         }
-        InterCollectives.gather(k.team, k.rank, sbuf, soff, rbuf, roff, units, basic(type), r, k.request, k.name, k);
+        InterCollectives.gather(k.team, k.rank, sbuf, soff, rbuf, roff, units, basic(type), r, k.request, k.name, k.arguments());
         return k.result();
     }
 
@@ -118,7 +118,7 @@ final class InterCollectiveCalls {
             type = stype;
         }
         InterCollectives.gatherv(k.team, k.rank, sbuf, soff, sunits, rbuf, roff, rc, rd, basic(type), r, k.request,
-            k.name, k.shows(-1, type));
+            k.name, k.shows(-1, type).arguments());
         return k.result();
     }
 
@@ -139,7 +139,7 @@ final class InterCollectiveCalls {
             units = rcount * rtype.units();
             k.shows(rcount, rtype);
         }
-        InterCollectives.scatter(k.team, k.rank, sbuf, soff, rbuf, roff, units, basic(type), r, k.request, k.name, k);
+        InterCollectives.scatter(k.team, k.rank, sbuf, soff, rbuf, roff, units, basic(type), r, k.request, k.name, k.arguments());
         return k.result();
     }
 
@@ -163,7 +163,7 @@ final class InterCollectiveCalls {
             type = rtype;
         }
         InterCollectives.scatterv(k.team, k.rank, sbuf, soff, sc, sd, rbuf, roff, runits, basic(type), r, k.request,
-            k.name, k.shows(-1, type));
+            k.name, k.shows(-1, type).arguments());
         return k.result();
     }
 
@@ -172,7 +172,7 @@ final class InterCollectiveCalls {
         Check.buffer(k.name, "send buffer", sbuf, soff, scount, units(stype), stype);
         receiveBuffer(k.name, rbuf, roff, rcount, rtype, k.peers);
         InterCollectives.allgather(k.team, k.rank, sbuf, soff, scount * stype.units(), stype.basic, rbuf, roff,
-            rcount * rtype.units(), rtype.basic, k.request, k.name, k.shows(rcount, rtype));
+            rcount * rtype.units(), rtype.basic, k.request, k.name, k.shows(rcount, rtype).arguments());
         return k.result();
     }
 
@@ -183,7 +183,7 @@ final class InterCollectiveCalls {
         Check.displs(k.name, "displs", displs, rcounts, "receive buffer", rbuf, roff, rtype, k.peers);
         Check.writable(k.name, rbuf);
         InterCollectives.allgatherv(k.team, k.rank, sbuf, soff, scount * stype.units(), stype.basic, rbuf, roff,
-            scaled(rcounts, rtype), scaled(displs, rtype), rtype.basic, k.request, k.name, k.shows(-1, rtype));
+            scaled(rcounts, rtype), scaled(displs, rtype), rtype.basic, k.request, k.name, k.shows(-1, rtype).arguments());
         return k.result();
     }
 
@@ -192,7 +192,7 @@ final class InterCollectiveCalls {
         Check.buffer(k.name, "send buffer", sbuf, soff, scount, units(stype) * k.peers, stype);
         receiveBuffer(k.name, rbuf, roff, rcount, rtype, k.peers);
         InterCollectives.alltoall(k.team, k.rank, sbuf, soff, scount * stype.units(), stype.basic, rbuf, roff,
-            rcount * rtype.units(), rtype.basic, k.request, k.name, k.shows(rcount, rtype));
+            rcount * rtype.units(), rtype.basic, k.request, k.name, k.shows(rcount, rtype).arguments());
         return k.result();
     }
 
@@ -205,7 +205,7 @@ final class InterCollectiveCalls {
         Check.writable(k.name, rbuf);
         InterCollectives.alltoallv(k.team, k.rank, sbuf, soff, scaled(scounts, stype), scaled(sdispls, stype), null,
             stype.basic, rbuf, roff, scaled(rcounts, rtype), scaled(rdispls, rtype), null, rtype.basic, k.request,
-            k.name, k.shows(-1, rtype));
+            k.name, k.shows(-1, rtype).arguments());
         return k.result();
     }
 
@@ -226,7 +226,7 @@ final class InterCollectiveCalls {
             k.shows(count, type);
         }
         InterCollectives.reduce(k.team, k.rank, sbuf, soff, rbuf, roff, units, root == MPI.PROC_NULL ? null : type.basic,
-            reduction, r, k.request, k.name, k);
+            reduction, r, k.request, k.name, k.arguments());
         return k.result();
     }
 }

@@ -34,14 +34,14 @@ final class ObjectCollectives {
     private ObjectCollectives() {
     }
 
-    /** True when one of the types is MPI.OBJECT or a type over objects. */
-    static boolean handles(Datatype... types) {
-        for (Datatype t : types) {
-            if (t != null && t.map != null && t.map.isObjects()) {
-                return true;
-            }
-        }
-        return false;
+    /** True when the type is MPI.OBJECT or a type over objects. */
+    static boolean handles(Datatype type) {
+        return type != null && type.map != null && type.map.isObjects();
+    }
+
+    /** True when one of the types is MPI.OBJECT or a type over objects (fixed arity: no array per call). */
+    static boolean handles(Datatype a, Datatype b) {
+        return handles(a) || handles(b);
     }
 
     static MPIException unsupported(String call) {

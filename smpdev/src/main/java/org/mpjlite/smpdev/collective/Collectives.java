@@ -39,6 +39,36 @@ public final class Collectives {
         return request == null && units * type.size() <= Tunables.COLLECTIVE_EAGER_BYTES;
     }
 
+    /*
+     * The kernels of small Bcast, Reduce and Allreduce read the call from the member's signed part
+     * (root, units, type, operation: the same on every member once the parts matched) rather than
+     * capturing it, so that they are constants and a call allocates no kernel.
+     */
+
+    /** Bcast, contribution copied into the slot: every member but the root copies the root's. */
+    private static final Kernel EAGER_BCAST = (slot, m) -> {
+        Part dst = slot.parts[m];
+        if (m != dst.root) {
+            Part src = slot.parts[dst.root];
+            Copier.copy(src.send, src.sendIndex, dst.recv, dst.recvIndex, (int) dst.units, dst.type);
+        }
+    };
+
+    /** Reduce: the root reduces every contribution, in rank order. */
+    private static final Kernel REDUCE = (slot, m) -> {
+        Part dst = slot.parts[m];
+        if (m == dst.root) {
+            Reducer.reduce(slot.parts, 0, slot.parts.length, 0, (int) dst.units, dst.recv, dst.recvIndex, dst.type,
+                dst.op);
+        }
+    };
+
+    /** Allreduce, contributions copied into the slot: every member reduces them all, in rank order. */
+    private static final Kernel EAGER_ALLREDUCE = (slot, m) -> {
+        Part dst = slot.parts[m];
+        Reducer.reduce(slot.parts, 0, slot.parts.length, 0, (int) dst.units, dst.recv, dst.recvIndex, dst.type, dst.op);
+    };
+
     public static void barrier(Team t, int me, CollectiveRequest request, String call, Object arguments) {
         Slot s = t.enter(me, call);
         s.parts[me].sign(Operation.BARRIER, call, arguments, -1, 0, null, null);
@@ -66,13 +96,7 @@ public final class Collectives {
             p.recvIndex = index;
         }
         int n = t.size();
-        Kernel kernel = eager ? (slot, m) -> {
-            if (m != root) {
-                Part src = slot.parts[root];
-                Part dst = slot.parts[m];
-                Copier.copy(src.send, src.sendIndex, dst.recv, dst.recvIndex, units, type);
-            }
-        } : (slot, m) -> {
+        Kernel kernel = eager ? EAGER_BCAST : (slot, m) -> {
             // Every member, the root too, copies its share of every receiver's buffer: all cores copy.
             int lo = chunk(units, m, n, 1);
             int len = chunk(units, m + 1, n, 1) - lo;
@@ -377,13 +401,7 @@ public final class Collectives {
             p.recvIndex = rindex;
             p.unalias(type, units);
         }
-        int n = t.size();
-        t.run(s, me, (slot, m) -> {
-            if (m == root) {
-                Part dst = slot.parts[root];
-                Reducer.reduce(slot.parts, 0, n, 0, units, dst.recv, dst.recvIndex, type, op);
-            }
-        }, eager, request, call);
+        t.run(s, me, REDUCE, eager, request, call);
     }
 
     /** Allreduce; in place: each member's contribution is in its receive buffer. */
@@ -406,10 +424,7 @@ public final class Collectives {
         p.recvIndex = rindex;
         p.unalias(type, units);
         int n = t.size();
-        Kernel kernel = eager ? (slot, m) -> {
-            Part dst = slot.parts[m];
-            Reducer.reduce(slot.parts, 0, n, 0, units, dst.recv, dst.recvIndex, type, op);
-        } : (slot, m) -> {
+        Kernel kernel = eager ? EAGER_ALLREDUCE : (slot, m) -> {
             // Member m reduces its share of the elements once, into its own receive buffer, and
             // copies that share to every other member's: all cores reduce, none twice.
             int perItem = op.unitsPerItem();

@@ -230,7 +230,8 @@ final class Part {
 
     /**
      * Forgets the previous collective: drops the references to user buffers (an idle slot must not
-     * keep them alive), keeping only the snapshot array for reuse.
+     * keep them alive), keeping the snapshot array for reuse and the call's description (the API's
+     * immutable arguments, the same object call after call), which {@link #sign} replaces.
      */
     void clear() {
         send = null;
@@ -242,7 +243,6 @@ final class Part {
         recvDispls = null;
         recvTypes = null;
         request = null;
-        arguments = null;
         if (site != null) {
             site = null; // rare (a mismatch, or --check): no volatile write on the common path
         }

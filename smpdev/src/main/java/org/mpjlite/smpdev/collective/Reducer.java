@@ -13,10 +13,36 @@ import org.mpjlite.smpdev.data.Copier;
  * theirs), except that it may be the last contribution itself, at the same index (Reduce_local's
  * {@code inout}): each block reads it before writing it. The one rank-order reduction of the
  * engine: the general path, the split Allreduce and the epoch lines all reduce here, so their
- * results are bitwise the same. Stateless; thread-safe.
+ * results are bitwise the same. Thread-safe: its only state is each thread's own accumulator.
  */
 final class Reducer {
+    /** The most bytes of an accumulator a thread keeps for its next reductions into NIO buffers. */
+    private static final int KEPT_ACCUMULATOR_BYTES = Tunables.COLLECTIVE_EAGER_BYTES;
+    /** Per thread, per basic type: the accumulator of its small reductions into NIO buffers, or null. */
+    private static final ThreadLocal<Object[]> ACCUMULATORS =
+        ThreadLocal.withInitial(() -> new Object[BasicType.values().length]);
+
     private Reducer() {
+    }
+
+    /**
+     * An array of at least {@code units} of {@code type} to accumulate in: for a small reduction the
+     * calling thread's own, kept for its next ones (a reduction runs on one thread and does not nest),
+     * so that a small Reduce or Allreduce into a ByteBuffer allocates nothing; else a new one of
+     * exactly {@code units}, which is also what a user's operation gets (its code may read the
+     * array's length).
+     */
+    private static Object accumulator(BasicType type, int units, Reduction op) {
+        if ((long) units * type.size() > KEPT_ACCUMULATOR_BYTES || op.builtin() == null) {
+            return type.newArray(units);
+        }
+        Object[] kept = ACCUMULATORS.get();
+        Object a = kept[type.ordinal()];
+        if (a == null) {
+            a = type.newArray(KEPT_ACCUMULATOR_BYTES / type.size());
+            kept[type.ordinal()] = a;
+        }
+        return a;
     }
 
     /**
@@ -47,7 +73,7 @@ final class Reducer {
         int perItem = op.unitsPerItem();
         int block = Math.max(perItem, Tunables.REDUCTION_BLOCK_UNITS / perItem * perItem);
         boolean dstArray = !(dst instanceof Buffer);
-        Object acc = dstArray ? dst : accumulator != null ? accumulator : type.newArray(Math.min(block, units));
+        Object acc = dstArray ? dst : accumulator != null ? accumulator : accumulator(type, Math.min(block, units), op);
         Object staging = null;
         for (int pos = 0; pos < units; pos += block) {
             int len = Math.min(block, units - pos);

@@ -25,13 +25,27 @@ final class Slot {
     /** By member; null until the member's first collective in this slot. */
     final Part[] parts;
     /**
-     * In a large team, whether the calls of collective {@link Verdict#op} match: the first member to
-     * compare every part publishes it (volatile), and the others of the same collective use it.
+     * In a large team or with ranks that park, whether the calls of a collective here match: the
+     * first member to compare every part publishes the verdict (volatile), and the others of the
+     * same collective use it. One word, so that the verdict and the collective it is about are
+     * read together without an object per collective: the collective's number in the high bits,
+     * one more than the first member whose part differs (0: none) in the low {@link #MEMBER_BITS}.
+     * Initially no collective's; past 2^40 collectives on a team the number no longer fits, no
+     * verdict is found, and each member compares the parts itself (the same answer).
      */
-    volatile Verdict verdict;
+    private volatile long verdict;
+    /** Bits of a member index in {@link #verdict}: more than any team's members. */
+    private static final int MEMBER_BITS = 24;
 
-    /** The first member whose part differs from member 0's in collective {@code op}, or -1. */
-    record Verdict(long op, int mismatch) {
+    /** The verdict of collective {@code op}, if published: the first mismatching member or -1; else -2. */
+    int verdict(long op) {
+        long v = verdict;
+        return (v >>> MEMBER_BITS) == op + 1 ? (int) (v & ((1 << MEMBER_BITS) - 1)) - 1 : -2;
+    }
+
+    /** Publishes the verdict of collective {@code op}: the first member whose part differs, or -1. */
+    void publishVerdict(long op, int mismatch) {
+        verdict = (op + 1) << MEMBER_BITS | (mismatch + 1);
     }
 
     /**

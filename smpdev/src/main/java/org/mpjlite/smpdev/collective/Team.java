@@ -100,6 +100,8 @@ public final class Team {
     private final long[] state;
     /** Small reductions carried in the members' lines, beside their epochs. */
     private final EpochLines lines;
+    /** Each member's {@link Phase}, made at its first wait; only the member's thread sets it. */
+    private final Phase[] phases;
     /** Members waiting to enter a busy slot: departures wake them (rare; read on every departure). */
     private final AtomicInteger entering = new AtomicInteger();
     /**
@@ -127,6 +129,7 @@ public final class Team {
         }
         this.state = new long[(members.size() + 1) * PAD];
         this.lines = new EpochLines(members.size());
+        this.phases = new Phase[members.size()];
         this.check = members.rank(0).job().config().check();
         this.waits = members.rank(0).job().waitStrategy();
         this.arrivals = isLarge() ? new AtomicLongArray(ARRIVAL_RING) : null;
@@ -407,7 +410,7 @@ public final class Team {
         long epoch = lpEpoch(me) + 1;
         if (lpKnownEpoch(me) < epoch - 1) {
             if (!reached(epoch - 1)) {
-                await(me, new Phase(epoch - 1, Seen.EPOCHS), call);
+                await(me, phase(me, epoch - 1, Seen.EPOCHS), call);
             }
             spKnownEpoch(me, epoch - 1);
         }
@@ -423,7 +426,7 @@ public final class Team {
 
     /** Waits until every member's line shows {@code epoch} (or, with ranks that park, its completion). */
     private void awaitLines(Slot s, int me, long epoch, String call) {
-        await(me, new Phase(epoch, parks ? Seen.COMPLETION_WORD : Seen.LINES), call);
+        await(me, phase(me, epoch, parks ? Seen.COMPLETION_WORD : Seen.LINES), call);
         wakeFrom(s, me, false);
     }
 
@@ -476,12 +479,12 @@ public final class Team {
         if (!isLarge() && !parks) {
             return firstMismatch(s.parts);
         }
-        Slot.Verdict v = s.verdict;
-        if (v == null || v.op() != op) {
-            v = new Slot.Verdict(op, firstMismatch(s.parts));
-            s.verdict = v;
+        int v = s.verdict(op);
+        if (v == -2) {
+            v = firstMismatch(s.parts);
+            s.publishVerdict(op, v);
         }
-        return v.mismatch();
+        return v;
     }
 
     /**
@@ -601,7 +604,7 @@ public final class Team {
         if (reached(epoch)) {
             completed(s, me, epoch);
         } else {
-            await(me, new Phase(epoch, parks ? Seen.COMPLETION_WORD : Seen.EPOCHS), call);
+            await(me, phase(me, epoch, parks ? Seen.COMPLETION_WORD : Seen.EPOCHS), call);
             wakeFrom(s, me, false);
         }
         passed(me, epoch);
@@ -680,18 +683,33 @@ public final class Team {
     }
 
     /**
+     * Member {@code me}'s wait for phase {@code epoch}, seen as {@code seen} says: the member's one
+     * {@link Phase}, set for this wait (a member waits for one phase at a time), so that waiting
+     * allocates nothing.
+     */
+    private Phase phase(int me, long epoch, Seen seen) {
+        Phase p = phases[me];
+        if (p == null) {
+            p = new Phase();
+            phases[me] = p;
+        }
+        p.epoch = epoch;
+        if (p.seen != seen) {
+            p.seen = seen;
+        }
+        return p;
+    }
+
+    /**
      * Waiting until every member has arrived at phase {@code epoch}, seen as {@code seen} says; for
      * reports, waiting for the members that have not (read from their epoch words, published
-     * before their arrival counts).
+     * before their arrival counts). One per member, reused wait after wait ({@link #phase}); set by
+     * its member before the wait, read by the waiting thread and, for reports, by the deadlock
+     * detector once the wait is published as blocked (which orders the fields before).
      */
     private final class Phase implements Condition, Awaited {
-        private final long epoch;
-        private final Seen seen;
-
-        Phase(long epoch, Seen seen) {
-            this.epoch = epoch;
-            this.seen = seen;
-        }
+        private long epoch;
+        private Seen seen;
 
         @Override
         public boolean isMet() {

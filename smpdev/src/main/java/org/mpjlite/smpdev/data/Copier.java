@@ -40,12 +40,23 @@ public final class Copier {
             copyBooleans(srcArray ? src : view((Buffer) src, type), srcIndex,
                 dstArray ? dst : view((Buffer) dst, type), dstIndex, n);
         } else if (srcArray) {
-            put(view((Buffer) dst, type), dstIndex, src, srcIndex, n);
+            put(viewOf((Buffer) dst, dstIndex, n, type), dstIndex, src, srcIndex, n);
         } else if (dstArray) {
-            get(view((Buffer) src, type), srcIndex, dst, dstIndex, n);
+            get(viewOf((Buffer) src, srcIndex, n, type), srcIndex, dst, dstIndex, n);
         } else {
-            putBuffer(view((Buffer) dst, type), dstIndex, view((Buffer) src, type), srcIndex, n);
+            putBuffer(viewOf((Buffer) dst, dstIndex, n, type), dstIndex, viewOf((Buffer) src, srcIndex, n, type),
+                srcIndex, n);
         }
+    }
+
+    /**
+     * The buffer to copy {@code n} elements at element {@code index} of {@code b} through: a typed
+     * buffer ({@code FloatBuffer}...) itself when the run lies within its limit, where its absolute
+     * bulk access reaches, so that a small reduction or message into it makes no view object; else
+     * {@link #view}.
+     */
+    private static Buffer viewOf(Buffer b, int index, int n, BasicType type) {
+        return !(b instanceof ByteBuffer) && (long) index + n <= b.limit() ? b : view(b, type);
     }
 
     /**
