@@ -167,8 +167,11 @@ final class EpochLines {
             if (m != me) {
                 Copier.copy(lines, elementAt(offset(m, epoch) + DATA, type), all, m * units, units, type);
             }
-            contributions[m].send = all;
-            contributions[m].sendIndex = m * units;
+            Part c = contributions[m];
+            if (c.send != all) {
+                c.send = all; // only when it changes: a reference stored into an old object costs a fence (G1)
+            }
+            c.sendIndex = m * units;
         }
         Reducer.reduce(contributions, 0, members, 0, units, dst, dstIndex, type, op, s[1]);
     }
