@@ -2,6 +2,7 @@ package org.mpjlite.matching;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jctools.queues.MpscUnboundedXaddArrayQueue;
@@ -43,6 +44,15 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
  * (odd to the next even value), so of a sender's claim, the owner's match and a cancel exactly one
  * wins.
  *
+ * <p><b>Rings.</b> A sender whose small message finds no receive to claim opens a
+ * {@link MessageRing} here ({@link #openRing}, at most {@link #MAX_RINGS} per mailbox, made by
+ * {@code reader}) and from then on sends every message here in that ring's order: small ones in its
+ * cells, the rest through the inbox carrying their ring index. The owner matches each ring's
+ * messages in index order, holding an inbox message back until the indices before it are matched,
+ * and matches a cell only after the inbox messages offered before the cell was published. A sender
+ * claims the published receive only while its ring is drained (every index matched; an index is
+ * counted only after its message is matched), so no claim overtakes a message still in the ring.
+ *
  * <p>Why the claim keeps MPI's order: a receive matches the earliest message it accepts, and a
  * sender's earlier message to this rank was offered to the inbox before the sender reads the
  * producer index, so if the index still equals the published one that message was drained (and
@@ -54,20 +64,24 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
  * message left in the line, once the owner has consumed it).
  *
  * <p>Memory ordering: the queue's offer/poll, and the release/acquire of the claim word (then the
- * compare-and-set that wins it), publish a message's or a receive's fields; the filled word's
+ * compare-and-set that wins it), publish a message's or a receive's fields; a ring cell's sequence
+ * word (release/acquire) publishes the cell; the filled word's
  * volatile write and acquire read publish a message left in the line. There is no full fence: a
  * parking owner and a sender meet in a Dekker handshake through sequentially consistent atomics
- * only: the sender's atomic add of the producer index (or the completing volatile write of a
- * claimed receive, or of the filled word) and then its volatile read of the doorbell, against the
- * waiter's compare-and-set in the doorbell and then its volatile reads of the producer index and the
- * filled word ({@link #hasArrivals}, {@link #progress}). A message whose index the owner sees before
- * its element is stored is waited for (drain returns only with the inbox empty), a few instructions
- * of the producer away.
+ * only: the sender's atomic add of the producer index, the inbox's or its ring's (or the
+ * completing volatile write of a claimed receive, or of the filled word) and then its volatile read
+ * of the doorbell, against the waiter's compare-and-set in the doorbell and then its volatile reads
+ * of the producer indices and the filled word ({@link #hasArrivals}, {@link #progress}). A message
+ * whose index the owner sees before its element or cell is stored is waited for (drain returns only
+ * with the inbox empty and every ring's claimed indices matched), a few instructions of the
+ * producer away.
  */
 public final class LockFreeMailbox<M extends Envelope, R extends Envelope> extends LockFreeMailboxOwnerPadding<M>
     implements Mailbox<M, R> {
     /** Nothing published. */
     private static final int NONE = 0;
+    /** Pauses a drain makes for a sender mid-message before it yields the core to it. */
+    private static final int PAUSES_BEFORE_YIELD = 100;
     /** {@link #published} is published, unless a sender has claimed it since. */
     private static final int LIVE = 1;
     /** A sender claimed {@link #published} to leave its message in the line, and may still be writing it. */
@@ -89,6 +103,8 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
     private final ReentrantLock ownerLock = new ReentrantLock();
     private final MatchLists<M, R> lists = new MatchLists<>();
     private final MatchHandler<M, R> handler;
+    /** Makes the owner's message of a ring's cell; null: this mailbox opens no rings. */
+    private final RingReader<M> reader;
     /**
      * The one thread that calls the owner's methods, which then skip the owner lock; null (any
      * thread of the owner, under the lock) until {@link #confineTo}.
@@ -110,8 +126,36 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
     @SuppressWarnings("unused")
     private long consumed = -1;
 
+    /** A mailbox whose senders have no {@link MessageRing}s: small messages they cannot leave in the line take the inbox. */
     public LockFreeMailbox(MatchHandler<M, R> handler) {
+        this(handler, null);
+    }
+
+    /**
+     * A mailbox that opens {@link MessageRing}s to its senders ({@link #openRing}); {@code reader}
+     * makes the owner's message of a ring's cell.
+     */
+    public LockFreeMailbox(MatchHandler<M, R> handler, RingReader<M> reader) {
         this.handler = handler;
+        this.reader = reader;
+    }
+
+    /**
+     * A new ring for one sender's messages to this mailbox, or null when this mailbox has
+     * {@link #MAX_RINGS} already (or opens none). The sender keeps it and sends every later message
+     * here through it ({@link MessageRing}). Any thread; rare.
+     */
+    @Override
+    public synchronized MessageRing openRing() {
+        MessageRing[] current = rings;
+        if (reader == null || current.length == MAX_RINGS) {
+            return null;
+        }
+        MessageRing ring = new MessageRing(current.length + 1);
+        MessageRing[] next = Arrays.copyOf(current, current.length + 1);
+        next[current.length] = ring;
+        rings = next;
+        return ring;
     }
 
     @Override
@@ -221,7 +265,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
 
     @Override
     public void progress() {
-        if (inbox.isEmpty() && !settleable()) {
+        if (inbox.isEmpty() && !settleable() && !ringsPending()) {
             return;
         }
         boolean locked = lockUnlessConfined();
@@ -236,7 +280,18 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
     @Override
     public boolean hasArrivals() {
         long filled = line.filled();
-        return !inbox.isEmpty() || filled == line.claim() && filled != (long) CONSUMED.getAcquire(this);
+        return !inbox.isEmpty() || filled == line.claim() && filled != (long) CONSUMED.getAcquire(this)
+            || ringsPending();
+    }
+
+    /** Whether a ring has an index claimed and not matched yet (any thread). */
+    private boolean ringsPending() {
+        for (MessageRing r : rings) {
+            if (r.hasPending()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override
@@ -301,33 +356,178 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
     }
 
     /**
-     * Moves every arrived message to a posted receive or to the unexpected list; owner lock held.
-     * Returns only once the inbox is empty: a producer that has taken an index but not yet stored
-     * its message is waited for (yielding, so that on a loaded machine it gets the core to finish
-     * its two instructions), which is what lets {@link #deliver} do without a fence.
+     * Moves every arrived message, from the inbox and from the rings, to a posted receive or to the
+     * unexpected list; owner lock held. Returns only once the inbox is empty and every ring's claimed
+     * indices are matched: a producer that has taken an index but not yet stored its message is
+     * waited for ({@link #awaitSender}), which is what lets {@link #deliver} and a ring's publish do
+     * without a fence.
      */
     private void drain() {
-        for (;;) {
+        for (int waits = 0;; waits++) {
+            drainInbox(Long.MAX_VALUE);
+            if (drainRings()) {
+                return;
+            }
+            awaitSender(waits);
+        }
+    }
+
+    /**
+     * Waits for a sender that has taken an index (the inbox's, or a ring's) and not yet stored its
+     * message: a few instructions away when it runs, so a pause, not a system call; after
+     * {@link #PAUSES_BEFORE_YIELD} waits it may have lost its core, and a yield lets it finish.
+     */
+    private static void awaitSender(int waits) {
+        if (waits < PAUSES_BEFORE_YIELD) {
+            Thread.onSpinWait();
+        } else {
+            Thread.yield();
+        }
+    }
+
+    /**
+     * Matches what the inbox holds, until it is empty or the message at index {@code upTo} is next.
+     * A message whose index was taken but not yet stored is waited for.
+     */
+    private void drainInbox(long upTo) {
+        int waits = 0;
+        while (inbox.currentConsumerIndex() < upTo) {
             M message = inbox.relaxedPoll();
             if (message == null) {
                 if (inbox.isEmpty()) {
                     return;
                 }
-                Thread.yield();
+                awaitSender(waits++);
                 continue;
             }
-            R receive = null;
-            if (state == LIVE && published.accepts(message) && claimPublished()) {
-                receive = published;
-            }
-            if (receive == null) {
-                receive = lists.takePostedFor(message);
-            }
-            if (receive == null) {
-                lists.addUnexpected(message);
+            if (message instanceof SentEnvelope sent && sent.ringId != 0) {
+                inRingOrder(rings[sent.ringId - 1], sent);
             } else {
-                handler.matched(receive, message);
+                match(message);
             }
+        }
+    }
+
+    /** A message of a ring's sender that came through the inbox: matched in its turn, or held until then. */
+    @SuppressWarnings("unchecked")
+    private void inRingOrder(MessageRing ring, SentEnvelope message) {
+        if (ring.held == null && isDue(ring, message)) {
+            matchInTurn(ring, message);
+        } else {
+            hold(ring, message);
+        }
+        matchHeld(ring);
+    }
+
+    /** Matches the held messages of a ring whose turn has come, in order. */
+    private void matchHeld(MessageRing ring) {
+        SentEnvelope held;
+        while ((held = ring.held) != null && isDue(ring, held)) {
+            ring.held = (SentEnvelope) held.next;
+            if (ring.held == null) {
+                ring.heldLast = null;
+            }
+            held.next = null;
+            matchInTurn(ring, held);
+        }
+    }
+
+    /**
+     * Holds a message of the ring's order that came ahead of its turn (an earlier index is still
+     * being written, or in a cell, or another held message comes first), in order of place: at the
+     * end, unless threads of the sender interleaved their claims.
+     */
+    private static void hold(MessageRing ring, SentEnvelope message) {
+        SentEnvelope last = ring.heldLast;
+        // Places may repeat (messages that follow the same indices): equal ones keep their order.
+        if (last == null || last.ringPlace <= message.ringPlace) {
+            message.next = null;
+            if (last == null) {
+                ring.held = message;
+            } else {
+                last.next = message;
+            }
+            ring.heldLast = message;
+            return;
+        }
+        SentEnvelope before = null;
+        SentEnvelope at = ring.held;
+        while (at.ringPlace <= message.ringPlace) {
+            before = at;
+            at = (SentEnvelope) at.next;
+        }
+        message.next = at;
+        if (before == null) {
+            ring.held = message;
+        } else {
+            before.next = message;
+        }
+    }
+
+    /** Whether a message of the ring's order may be matched now: every index before its place is. */
+    private static boolean isDue(MessageRing ring, SentEnvelope message) {
+        long next = ring.next();
+        return message.hasIndex() ? message.index() == next : message.index() <= next;
+    }
+
+    /** Matches a message whose turn has come, then counts its index if it has one. */
+    @SuppressWarnings("unchecked")
+    private void matchInTurn(MessageRing ring, SentEnvelope message) {
+        match((M) message);
+        if (message.hasIndex()) {
+            ring.matched(message.index());
+        }
+    }
+
+    /**
+     * Matches what the rings hold, each ring in its order; false if an index is claimed whose
+     * message is neither in its cell nor held yet (its sender is between the claim and the publish,
+     * or the offer), to be waited for.
+     */
+    @SuppressWarnings("unchecked")
+    private boolean drainRings() {
+        boolean done = true;
+        for (MessageRing ring : rings) {
+            for (;;) {
+                matchHeld(ring);
+                long next = ring.next();
+                if (ring.isPublished(next)) {
+                    // A message offered to the inbox before this cell was published (one that
+                    // follows the ring's indices, or one sent before the ring existed) is matched
+                    // first: its inbox index is below the producer index read now. Later offers
+                    // are not waited for.
+                    drainInbox(inbox.currentProducerIndex());
+                    M message = reader.read(ring, next);
+                    // Matched first, then counted: a sender that sees its ring drained may claim
+                    // the published receive, which this message may be about to take.
+                    if (message != null) {
+                        match(message);
+                    }
+                    ring.matched(next);
+                } else {
+                    if (ring.hasPending()) {
+                        done = false;
+                    }
+                    break;
+                }
+            }
+        }
+        return done;
+    }
+
+    /** Matches one arrived message: the published receive, else the earliest posted one, else unexpected. */
+    private void match(M message) {
+        R receive = null;
+        if (state == LIVE && published.accepts(message) && claimPublished()) {
+            receive = published;
+        }
+        if (receive == null) {
+            receive = lists.takePostedFor(message);
+        }
+        if (receive == null) {
+            lists.addUnexpected(message);
+        } else {
+            handler.matched(receive, message);
         }
     }
 
@@ -425,9 +625,14 @@ abstract class LockFreeMailboxPadding {
  */
 abstract class LockFreeMailboxSenderFields<M extends Envelope> extends LockFreeMailboxPadding {
     private static final int CHUNK = 256;
+    static final MessageRing[] NO_RINGS = new MessageRing[0];
+    /** The most rings a mailbox opens: each is 8 KB of native memory, and the owner polls each. */
+    static final int MAX_RINGS = 8;
 
     final MpscUnboundedXaddArrayQueue<M> inbox = new MpscUnboundedXaddArrayQueue<>(CHUNK);
     final ReceiveLine line = ReceiveLine.allocate();
+    /** The rings senders opened here, in the order of their ids; replaced whole when one opens. */
+    volatile MessageRing[] rings = NO_RINGS;
     /**
      * The published receive, for a sender that claims it to fill it itself
      * ({@link LockFreeMailbox#matchPosted}); only the owner writes it, before the claim word's

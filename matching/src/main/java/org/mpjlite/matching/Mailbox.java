@@ -57,6 +57,15 @@ public interface Mailbox<M extends Envelope, R extends Envelope> {
         return null;
     }
 
+    /**
+     * For a sender that streams small messages here: a new {@link MessageRing} for its messages to
+     * this mailbox, or null if this mailbox opens no (more) rings. Once a sender has one, every
+     * message it sends here keeps the ring's order. Any thread; rare.
+     */
+    default MessageRing openRing() {
+        return null;
+    }
+
     /** Posts a receive: it matches the earliest unexpected message it accepts, or waits posted. */
     void post(R receive);
 

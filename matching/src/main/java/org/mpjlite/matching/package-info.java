@@ -17,18 +17,24 @@
  *   <li>{@link org.mpjlite.matching.ReceiveLine}: where the lock-free mailbox publishes its receive
  *       (two cache lines of native memory), and where a sender that claims it for a small message
  *       leaves the message for the owner to complete the receive from;</li>
+ *   <li>{@link org.mpjlite.matching.MessageRing}: one sender's small messages to one lock-free
+ *       mailbox, in 128-byte cells of native memory that the owner reads when it matches, and the
+ *       order all that sender's messages there keep ({@link org.mpjlite.matching.SentEnvelope}: a
+ *       message's place in it when it goes through the inbox);
+ *       {@link org.mpjlite.matching.RingReader}: how the owner makes its message of a cell;</li>
  *   <li>{@link org.mpjlite.matching.Envelope}: the matching key with its intrusive list link;
  *       {@code MatchLists}: the posted and unexpected FIFO lists, allocation-free.</li>
  * </ul>
  *
  * <h2>Threads and progress</h2>
- * {@code deliver}, {@code matchPosted} and {@code claimLine} (then {@code ReceiveLine.fill}) are called by any sender's thread; every other method by
+ * {@code deliver}, {@code matchPosted}, {@code claimLine} (then {@code ReceiveLine.fill}),
+ * {@code openRing} and a ring's sender side are called by any sender's thread; every other method by
  * the owning rank's threads (several at once at {@code MPI_THREAD_MULTIPLE}). Progress guarantees, as each class
  * states them: the locked mailbox is blocking (short critical sections); the lock-free mailbox is
- * lock-free for senders (one atomic add per offer, or one compare-and-set per claim) and blocking
+ * lock-free for senders (one atomic add per offer or ring message, or one compare-and-set per claim) and blocking
  * only among the owner's own threads, and not even that once confined to one thread
- * ({@code Mailbox.confineTo}). Memory ordering: a lock's release/acquire, the queue's offer/poll, or
- * a claim word's release/acquire publishes an envelope's fields; no full fence (the handshake with a
- * parking owner rests on the queue's atomic add).
+ * ({@code Mailbox.confineTo}). Memory ordering: a lock's release/acquire, the queue's offer/poll,
+ * a claim word's or a ring cell's release/acquire publishes an envelope's fields; no full fence (the
+ * handshake with a parking owner rests on the queue's or the ring's atomic add).
  */
 package org.mpjlite.matching;

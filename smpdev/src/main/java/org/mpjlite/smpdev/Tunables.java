@@ -68,6 +68,13 @@ public final class Tunables {
     public static final int RECYCLED_MESSAGES = 64;
 
     /**
+     * Small messages in a row from one rank to another that found no receive to claim before the
+     * sender opens a message ring to the receiver (a stream; see {@code MessageRing}): enough that a
+     * ping-pong, whose messages now and then arrive before their receive, opens none.
+     */
+    public static final int RING_AFTER_UNCLAIMED = 8;
+
+    /**
      * Receive requests a rank reuses (a power of two): enough for a window of non-blocking
      * receives; a longer window makes new ones for the rest.
      */

@@ -60,6 +60,28 @@ final class Device {
             "Irecv");
     }
 
+    /**
+     * Opens rank {@code from}'s message ring to rank {@code to} (lock-free mailboxes): sends
+     * {@link Tunables#RING_AFTER_UNCLAIMED} small messages that find no receive (a stream), then
+     * receives them, so that the ring is drained.
+     */
+    static void openRing(Job job, int from, int to) {
+        int opening = Tunables.RING_AFTER_UNCLAIMED;
+        for (int i = 0; i < opening; i++) {
+            send(job, from, to, OPENING_TAG, i);
+        }
+        for (int i = 0; i < opening; i++) {
+            RecvRequest r = recv(job, to, from, OPENING_TAG, new int[1]);
+            progress(job, to);
+            if (!r.isComplete()) {
+                throw new IllegalStateException("an opening message was not received");
+            }
+        }
+    }
+
+    /** The tag of the messages that open a ring ({@link #openRing}). */
+    static final int OPENING_TAG = 99;
+
     /** Lets the rank's mailbox match what has arrived (what MPI_Test does first). */
     static void progress(Job job, int rank) {
         PointToPoint.progress(job.rank(rank));

@@ -21,11 +21,12 @@ import org.openjdk.jcstress.annotations.State;
  * waiter registers on the doorbell, between its registration and its re-check, or after it parked, the
  * waiter must return.
  *
- * <p>Two ways in: the message claims the posted receive and completes it on the sender's thread (a
- * volatile write, then the ring); or, in the {@code Inbox} variants, where an earlier receive that
- * the message does not match is posted first (the only one senders may claim), it enters the
- * lock-free inbox and rank 1's threads match it (the producer index's atomic add, then the ring:
- * no fence in between).
+ * <p>Three ways in: the message claims the posted receive and completes it on the sender's thread (a
+ * volatile write, then the ring); or, where an earlier receive that the message does not match is
+ * posted first (the only one senders may claim), rank 1's threads match it after it entered, in
+ * {@code LockFreeRing}, a cell of rank 0's message ring (opened first; one int: the ring's atomic
+ * add, the cell's release, then the ring) or, in {@code LockFreeInbox}, the lock-free inbox (32 ints, too long for
+ * a cell: the inbox's atomic add, then the ring). No fence in between on either.
  *
  * <p>{@code TERMINATED} is the only acceptable outcome; {@code STALE} (still parked after the message
  * arrived, in the ping-pong or at the end) is a lost wake-up: FORBIDDEN.
@@ -38,13 +39,18 @@ public abstract class WakeOnArrival {
 
     private final Job job;
     private final RecvRequest recv;
+    private final int width;
 
-    WakeOnArrival(MatchingKind matching, boolean throughInbox) {
+    WakeOnArrival(MatchingKind matching, boolean unclaimable, int width, boolean ring) {
+        this.width = width;
         job = Device.job(matching, 2, Tunables.DEFAULT_EAGER_THRESHOLD, WaitMode.PARK);
-        if (throughInbox) {
+        if (ring) {
+            Device.openRing(job, 0, 1);
+        }
+        if (unclaimable) {
             Device.recv(job, 1, 0, TAG + 1, new int[1]);
         }
-        recv = Device.recv(job, 1, 0, TAG, new int[1]);
+        recv = Device.recv(job, 1, 0, TAG, new int[width]);
     }
 
     void await() {
@@ -54,7 +60,7 @@ public abstract class WakeOnArrival {
     }
 
     void send() {
-        Device.send(job, 0, 1, TAG, 42);
+        Device.send(job, 0, 1, TAG, Device.payload(42, width));
     }
 
     /** With {@link MatchingKind#LOCKED} mailboxes. */
@@ -62,7 +68,7 @@ public abstract class WakeOnArrival {
     @State
     public static class Locked extends WakeOnArrival {
         public Locked() {
-            super(MatchingKind.LOCKED, false);
+            super(MatchingKind.LOCKED, false, 1, false);
         }
 
         @Actor
@@ -81,7 +87,7 @@ public abstract class WakeOnArrival {
     @State
     public static class LockFree extends WakeOnArrival {
         public LockFree() {
-            super(MatchingKind.LOCK_FREE, false);
+            super(MatchingKind.LOCK_FREE, false, 1, false);
         }
 
         @Actor
@@ -95,12 +101,31 @@ public abstract class WakeOnArrival {
         }
     }
 
-    /** With {@link MatchingKind#LOCK_FREE} mailboxes, the message through the inbox. */
+    /** With {@link MatchingKind#LOCK_FREE} mailboxes, the message through a cell of the sender's ring. */
+    @JCStressTest(Mode.Termination)
+    @State
+    public static class LockFreeRing extends WakeOnArrival {
+        public LockFreeRing() {
+            super(MatchingKind.LOCK_FREE, true, 1, true);
+        }
+
+        @Actor
+        public void waiter() {
+            await();
+        }
+
+        @Signal
+        public void sender() {
+            send();
+        }
+    }
+
+    /** With {@link MatchingKind#LOCK_FREE} mailboxes, the message (too long for a cell) through the inbox. */
     @JCStressTest(Mode.Termination)
     @State
     public static class LockFreeInbox extends WakeOnArrival {
         public LockFreeInbox() {
-            super(MatchingKind.LOCK_FREE, true);
+            super(MatchingKind.LOCK_FREE, true, Device.FILLED_WIDTH, false);
         }
 
         @Actor

@@ -28,6 +28,8 @@ public final class Endpoint {
     private final Mailbox<Message, RecvRequest> mailbox;
     private final SendRequest completedSend;
     private final Recycler recycler;
+    /** The rings this rank sends through, by destination. */
+    private final OutgoingRings rings = new OutgoingRings();
     private final AtomicReference<BsendBuffer> bsendBuffer = new AtomicReference<>();
     /**
      * This rank's sends that wait for their receiver (rendezvous, synchronous) and have not been
@@ -51,7 +53,8 @@ public final class Endpoint {
     public Endpoint(Rank rank, Transfer transfer, boolean locked) {
         this.rank = rank;
         this.transfer = transfer;
-        this.mailbox = locked ? new LockedMailbox<>(transfer) : new LockFreeMailbox<>(transfer);
+        this.mailbox = locked ? new LockedMailbox<>(transfer)
+            : new LockFreeMailbox<>(transfer, (ring, index) -> Message.fromRing(recycler(), ring, index));
         this.completedSend = SendRequest.completed(rank);
         // Made last, not next to this object: the recycler is written at every receive, and a
         // sender reads this object's mailbox field, which must not share its line.
@@ -64,6 +67,11 @@ public final class Endpoint {
 
     Transfer transfer() {
         return transfer;
+    }
+
+    /** The rings this rank streams small messages through, by destination. */
+    OutgoingRings rings() {
+        return rings;
     }
 
     /** Where this rank's messages and receive requests are reused from. */

@@ -1,6 +1,7 @@
 package org.mpjlite.smpdev.p2p;
 
-import org.mpjlite.matching.Envelope;
+import org.mpjlite.matching.MessageRing;
+import org.mpjlite.matching.SentEnvelope;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.Tunables;
@@ -27,7 +28,7 @@ import org.mpjlite.smpdev.diag.CallSite;
  * thread that matches it, which then keeps it for its own rank's next send (so its last use and the
  * next sender's first are on one thread).
  */
-public final class Message extends Envelope {
+public final class Message extends SentEnvelope {
     /** The sender's datatype and item count: the message's signature. */
     TypeMap map;
     int items;
@@ -66,6 +67,7 @@ public final class Message extends Envelope {
      */
     void reuse(int context, int source, int tag, TypeMap map, int items, String call) {
         rekey(context, source, tag);
+        keepsNoOrder();
         describe(map, items, call);
         site = null;
         flow = 0;
@@ -104,6 +106,32 @@ public final class Message extends Envelope {
         }
         Copier.copy(buffer, index, inline, 0, n, type);
         pointAt(inline, 0);
+    }
+
+    /** The basic types by {@link #ringKind}, less one. */
+    private static final BasicType[] RING_KINDS = BasicType.values();
+
+    /** What a {@link MessageRing} cell says its data are: {@code type}'s, as {@link #fromRing} reads it. */
+    static int ringKind(BasicType type) {
+        return type.ordinal() + 1;
+    }
+
+    /**
+     * The receiving rank's message of a ring's cell (on its thread, from its recycler): the cell's
+     * envelope, elements and the send call's name, with a copy of the data in the message's own
+     * array, since the cell goes back to its sender. Null for a cell whose send failed.
+     */
+    static Message fromRing(Recycler recycler, MessageRing ring, long index) {
+        int kind = ring.kind(index);
+        if (kind == MessageRing.NO_MESSAGE) {
+            return null;
+        }
+        BasicType type = RING_KINDS[kind - 1];
+        int count = ring.count(index);
+        Message m = recycler.message(ring.context(index), ring.source(index), ring.tag(index), TypeMap.of(type), count,
+            (String) ring.note(index));
+        m.inlineCopy(ring.data(index), 0, count);
+        return m;
     }
 
     /** The element type, or null when the signature mixes types. */

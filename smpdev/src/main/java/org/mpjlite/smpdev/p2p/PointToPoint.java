@@ -1,6 +1,7 @@
 package org.mpjlite.smpdev.p2p;
 
 import org.mpjlite.matching.Mailbox;
+import org.mpjlite.matching.MessageRing;
 import org.mpjlite.matching.ReceiveLine;
 import org.mpjlite.smpdev.Rank;
 import org.mpjlite.smpdev.Request;
@@ -21,7 +22,12 @@ import org.mpjlite.smpdev.diag.CallSite;
  * first asks the destination's mailbox for a receive that is already posted: if there is one (the
  * locked mailbox's list, or the lock-free mailbox's published receive), the data moves straight
  * from the sender's buffer into the receiver's, one copy, whatever the size and mode.
- * Otherwise the protocol decides:
+ * A small eager message (at most {@link MessageRing#DATA_BYTES} bytes of one basic type) that finds
+ * no receive to claim goes into the next cell of the sender's {@link MessageRing} to the receiver
+ * (opened once such messages come in a row, a stream; lock-free mailbox only), which the receiver
+ * reads when it matches: one line crosses and nothing is allocated. Once a sender has a ring to a
+ * receiver, all its messages there keep the ring's order, and it claims posted receives only while
+ * the ring is drained. Otherwise the protocol decides:
  * <ul>
  *   <li>eager (standard or ready mode, at most the eager threshold): the data is copied into the
  *       message's own reused array (up to {@link Tunables#SMALL_COPY_BYTES}) or a pooled buffer, and
@@ -32,8 +38,8 @@ import org.mpjlite.smpdev.diag.CallSite;
  * </ul>
  *
  * <p>Messages and the requests of blocking receives are recycled per rank ({@link Recycler}), and a
- * message left in a receive line is no object at all, so a small message allocates nothing in
- * steady state.
+ * message left in a receive line or a ring cell is no object on the sender's side, so a small
+ * message allocates nothing in steady state.
  *
  * <p>Arguments are validated by the API layer; ranks here are world ranks for routing, and envelope
  * sources are ranks within the communicator. Stateless; thread-safe.
@@ -73,8 +79,25 @@ public final class PointToPoint {
      */
     public static SendRequest isend(Rank me, Rank dest, int context, int source, int tag, Object buffer, int index,
                                     int items, TypeMap map, SendMode mode, String call, long flow) {
-        if (flow == 0 && inLine(dest, context, source, tag, buffer, index, items, map)) {
+        MessageRing ring = dest == me ? null : me.endpoint().rings().to(dest);
+        // A claim of a posted receive would overtake this sender's messages still in its ring.
+        boolean claims = ring == null || ring.isDrained();
+        if (flow == 0 && claims && inLine(dest, context, source, tag, buffer, index, items, map)) {
+            if (ring == null && dest != me) {
+                me.endpoint().rings().claimed(dest);
+            }
             return me.endpoint().completedSend();
+        }
+        return send(me, dest, context, source, tag, buffer, index, items, map, mode, call, flow, ring, claims);
+    }
+
+    /** Every send but one left in the receive line: the ring, a claimed receive, or the protocol. */
+    private static SendRequest send(Rank me, Rank dest, int context, int source, int tag, Object buffer, int index,
+                                    int items, TypeMap map, SendMode mode, String call, long flow, MessageRing ring,
+                                    boolean claims) {
+        boolean fits = flow == 0 && dest != me && fitsRing(me, map, items, mode);
+        if (fits && !claims) {
+            return inRing(me, dest, ring, context, source, tag, buffer, index, items, map, call, null);
         }
         Message m = me.endpoint().recycler().message(context, source, tag, map, items, call);
         m.flow = flow;
@@ -86,7 +109,7 @@ public final class PointToPoint {
             m.stash = Packing.gather(me.job().buffers(), buffer, (long) index * map.unit(), items, map);
         }
         Mailbox<Message, RecvRequest> box = dest.endpoint().mailbox();
-        RecvRequest posted = box.matchPosted(m);
+        RecvRequest posted = ring == null || ring.isDrained() ? box.matchPosted(m) : null;
         if (posted != null) {
             if (!gathered) {
                 m.pointAt(buffer, index);
@@ -95,8 +118,19 @@ public final class PointToPoint {
             if (dest != me) {
                 // Consumed on this thread, not the receiver's: this rank keeps it for its next send.
                 me.endpoint().recycler().keep(m);
+                if (fits && ring == null) {
+                    me.endpoint().rings().claimed(dest);
+                }
             }
             return me.endpoint().completedSend();
+        }
+        if (fits) {
+            if (ring == null) {
+                ring = me.endpoint().rings().unclaimed(dest);
+            }
+            if (ring != null) {
+                return inRing(me, dest, ring, context, source, tag, buffer, index, items, map, call, m);
+            }
         }
         long bytes = m.bytes();
         SendRequest request;
@@ -123,9 +157,77 @@ public final class PointToPoint {
             }
             m.sender = request;
         }
+        if (ring != null) {
+            m.followsIndicesOf(ring); // matched after every index this rank claimed before
+        }
         box.deliver(m);
         dest.doorbell().ring();
         return request;
+    }
+
+    /**
+     * Whether a send may go through a {@link MessageRing}: an eager message (standard or ready mode,
+     * within the eager threshold) of at most {@link MessageRing#DATA_BYTES} bytes of one basic type
+     * (its datatype the basic one, so the receiver's message of the cell has the sender's signature),
+     * not under {@code --check} (whose messages carry their call site).
+     */
+    private static boolean fitsRing(Rank me, TypeMap map, int items, SendMode mode) {
+        BasicType type = map.base();
+        long bytes = map.size() * items;
+        return type != null && map == TypeMap.of(type) && !map.isObjects() && bytes <= MessageRing.DATA_BYTES
+            && (mode == SendMode.STANDARD || mode == SendMode.READY) && bytes <= me.job().config().eagerThreshold()
+            && !me.job().config().check();
+    }
+
+    /**
+     * Sends a small message through the sender's ring to {@code dest}: into the next cell, which the
+     * receiver reads when it matches (one line crosses, nothing is allocated); or, when the ring is
+     * full, through the inbox carrying the index it claimed. Complete on return (eager).
+     */
+    private static SendRequest inRing(Rank me, Rank dest, MessageRing ring, int context, int source, int tag,
+                                      Object buffer, int index, int items, TypeMap map, String call, Message made) {
+        BasicType type = map.base();
+        // The message for the inbox is made ready before the claim when the ring looks full: nothing
+        // that can fail (an allocation) may come between a claim and its delivery, which the
+        // receiver waits for.
+        Message m = made;
+        boolean ready = false;
+        if (!ring.hasCell(ring.nextIndex())) {
+            m = eagerMessage(me, m, context, source, tag, buffer, index, items, map, call);
+            ready = true;
+        }
+        long claimed = ring.claim();
+        if (ring.hasCell(claimed)) {
+            try {
+                Copier.copy(buffer, index, ring.data(claimed), 0, items, type);
+            } catch (RuntimeException | Error e) {
+                // The receiver waits for every claimed index: this one carries no message.
+                ring.publish(claimed, context, source, tag, MessageRing.NO_MESSAGE, 0, call);
+                throw e;
+            }
+            ring.publish(claimed, context, source, tag, Message.ringKind(type), items, call);
+            if (m != null) {
+                me.endpoint().recycler().keep(m);
+            }
+        } else {
+            if (!ready) { // another thread of this rank filled the ring since
+                m = eagerMessage(me, m, context, source, tag, buffer, index, items, map, call);
+            }
+            m.takesIndex(ring, claimed);
+            dest.endpoint().mailbox().deliver(m);
+        }
+        dest.doorbell().ring();
+        return me.endpoint().completedSend();
+    }
+
+    /** A small eager message carrying its own copy of the data: {@code m} if made already, else a new one. */
+    private static Message eagerMessage(Rank me, Message m, int context, int source, int tag, Object buffer, int index,
+                                        int items, TypeMap map, String call) {
+        if (m == null) {
+            m = me.endpoint().recycler().message(context, source, tag, map, items, call);
+        }
+        m.inlineCopy(buffer, index, m.count);
+        return m;
     }
 
     /**

@@ -19,8 +19,10 @@ import org.mpjlite.smpdev.data.TypeMap;
  * No message goes back across threads: handing each received message back to its sender (a
  * compare-and-set on a stack the sender takes from) wrote one line from both threads per message
  * and cut a stream of small messages to about half its rate. So messages wander between the ranks
- * that exchange them; a ping-pong whose messages take the same path both ways allocates nothing,
- * and a one-way stream allocates at the sender once the receiver's list is full (the receiver
+ * that exchange them; a ping-pong whose messages take the same path both ways allocates nothing.
+ * A one-way stream of small messages goes through the sender's ring, whose cells the receiver turns
+ * into messages of its own list, so neither side allocates; a stream of larger messages (or one
+ * overflowing its ring) allocates at the sender once the receiver's list is full (the receiver
  * drops what it cannot keep). Handing them back in batches of 32 (one compare-and-set each) made
  * both allocation-free but a stream slower still: a reused message's lines were last written on the
  * other core, where a fresh one comes out of the sender's own allocation buffer.

@@ -208,7 +208,8 @@ class ReceiveLinePathTest {
         return ((DeviceException) r.error()).errorClass();
     }
 
-    private static Object values(BasicType type, int n) {
+    /** {@code n} distinct values of {@code type} in an array of it (other tests of the package use it too). */
+    static Object values(BasicType type, int n) {
         Object a = type.newArray(n);
         for (int i = 0; i < n; i++) {
             Object v = switch (type) {

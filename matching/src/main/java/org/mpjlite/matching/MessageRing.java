@@ -1,0 +1,241 @@
+package org.mpjlite.matching;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * The small messages of one sending rank to one {@link LockFreeMailbox}, in order: a bounded ring
+ * of 128-byte cells in native memory, each an envelope and up to {@link #DATA_BYTES} bytes of data,
+ * which the sender writes and the owner reads when it matches. A stream of small messages to a rank
+ * that has not posted their receives yet thus moves one line per message, where the inbox moves a
+ * message object, its copy array and the queue's slot, and makes the sender allocate (the owner
+ * makes its own message of the cell, on its own core, from its own recycled ones).
+ *
+ * <p><b>Order.</b> Once a sender has a ring to a mailbox, every message it sends there keeps the
+ * ring's order. A message of at most {@link #DATA_BYTES} bytes takes the ring's next index
+ * ({@link #claim}, one atomic add) and goes into that index's cell, or, if the ring is full, through
+ * the inbox carrying the index ({@link SentEnvelope#takesIndex}). Any other message (larger,
+ * rendezvous, derived types) takes no index and goes through the inbox carrying the ring's next
+ * index as it was when sent ({@link SentEnvelope#followsIndicesOf}). The owner matches the indices
+ * in order, holds an inbox message back until the indices before its place are matched, and
+ * matches a cell only once the inbox messages offered before the cell was published are matched.
+ * So a sender's messages are matched in the order it sent them, whichever way each came. A claim (a
+ * sender filling or claiming a posted receive itself) is allowed only while the sender's ring is
+ * drained ({@link #isDrained}), so that it overtakes no message in a cell. A message sent before the
+ * ring existed went through the inbox, and is matched before any cell published after it.
+ *
+ * <p>Cell layout: the cell's sequence word (index + 1 once published), context, source, tag, the
+ * device's kind of data, the element count, then the data from byte 32. Alongside each cell a
+ * reference the device chooses ({@link #note}: the send call's name), stored only when it changes.
+ *
+ * <p>Thread safety: any number of threads of the sending rank may send ({@link #claim} is an atomic
+ * add; a claimed cell belongs to its claimer until it publishes it); the owner's side
+ * ({@link LockFreeMailbox}) reads cells under the mailbox's owner lock. Memory ordering: a cell's
+ * fields are published by the release store of its sequence word and read after an acquiring read
+ * of it; the consumer index, stored with release after a cell has been read, hands the cell back.
+ * The atomic add of the producer index is the sender's half of the doorbell handshake (as the
+ * inbox's is): a waiter that sees it moved does not park, and waits the few instructions to the
+ * publish.
+ */
+public final class MessageRing extends MessageRingOwnerPadding {
+    /** The most bytes of data a cell carries. */
+    public static final int DATA_BYTES = 96;
+    /**
+     * The kind of a cell that carries no message: its sender failed after claiming the index (the
+     * owner waits for every index, so the sender publishes the cell anyway).
+     */
+    public static final int NO_MESSAGE = 0;
+    /** Cells in a ring: a power of two. */
+    static final int CELLS = 64;
+
+    private static final int CELL = 128;
+    private static final int SEQ = 0;
+    private static final int CONTEXT = 8;
+    private static final int SOURCE = 12;
+    private static final int TAG = 16;
+    private static final int KIND = 20;
+    private static final int COUNT = 24;
+    private static final int DATA = 32;
+    private static final VarHandle LONGS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
+    private static final VarHandle PRODUCER;
+    private static final VarHandle CONSUMER;
+
+    static {
+        try {
+            PRODUCER = MethodHandles.lookup().findVarHandle(MessageRingSenderFields.class, "producerIndex", long.class);
+            CONSUMER = MethodHandles.lookup().findVarHandle(MessageRingOwnerFields.class, "consumerIndex", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** The ring's number in its mailbox, from 1 (what a message that keeps its order carries). */
+    final int id;
+    private final ByteBuffer cells;
+    private final ByteBuffer[] data = new ByteBuffer[CELLS];
+    private final Object[] notes = new Object[CELLS];
+
+    MessageRing(int id) {
+        this.id = id;
+        cells = ByteBuffer.allocateDirect(CELLS * CELL + CELL).alignedSlice(CELL).order(ByteOrder.nativeOrder());
+        for (int i = 0; i < CELLS; i++) {
+            data[i] = cells.slice(i * CELL + DATA, DATA_BYTES).order(ByteOrder.nativeOrder());
+        }
+    }
+
+    // ---- senders ------------------------------------------------------------------------------
+
+    /** Takes the next index for a message to this ring's mailbox (atomic add). Any sending thread. */
+    public long claim() {
+        return (long) PRODUCER.getAndAdd(this, 1L);
+    }
+
+    /** The index the next {@link #claim} will take, unless another thread claims first. */
+    public long nextIndex() {
+        return (long) PRODUCER.getVolatile(this);
+    }
+
+    /**
+     * True when every message sent through this ring has been matched (or kept as unexpected): only
+     * then may a sender claim a posted receive, which would otherwise overtake them.
+     */
+    public boolean isDrained() {
+        return (long) CONSUMER.getAcquire(this) == (long) PRODUCER.getVolatile(this);
+    }
+
+    /** Whether index {@code index}, just claimed, has a free cell; if not the message takes the inbox. */
+    public boolean hasCell(long index) {
+        if (index - seenConsumer < CELLS) {
+            return true;
+        }
+        long consumed = (long) CONSUMER.getAcquire(this);
+        seenConsumer = consumed;
+        return index - consumed < CELLS;
+    }
+
+    /** Where the claimer of {@code index} writes its data: absolute puts from 0, native order. */
+    public ByteBuffer data(long index) {
+        return data[cell(index)];
+    }
+
+    /**
+     * Publishes the message at {@code index} (its data written): its envelope, the device's kind of
+     * data and element count, and a reference of the device's ({@link #note}).
+     */
+    public void publish(long index, int context, int source, int tag, int kind, int count, Object note) {
+        int c = cell(index);
+        int at = c * CELL;
+        cells.putInt(at + CONTEXT, context);
+        cells.putInt(at + SOURCE, source);
+        cells.putInt(at + TAG, tag);
+        cells.putInt(at + KIND, kind);
+        cells.putInt(at + COUNT, count);
+        if (notes[c] != note) {
+            notes[c] = note;
+        }
+        LONGS.setRelease(cells, at + SEQ, index + 1);
+    }
+
+    // ---- the owner --------------------------------------------------------------------------------
+
+    /** The owner, after {@link #isPublished}: the message's context. */
+    public int context(long index) {
+        return cells.getInt(cell(index) * CELL + CONTEXT);
+    }
+
+    /** As {@link #context}: the message's source in its communicator. */
+    public int source(long index) {
+        return cells.getInt(cell(index) * CELL + SOURCE);
+    }
+
+    /** As {@link #context}: the message's tag. */
+    public int tag(long index) {
+        return cells.getInt(cell(index) * CELL + TAG);
+    }
+
+    /** As {@link #context}: the device's kind of data. */
+    public int kind(long index) {
+        return cells.getInt(cell(index) * CELL + KIND);
+    }
+
+    /** As {@link #context}: the element count. */
+    public int count(long index) {
+        return cells.getInt(cell(index) * CELL + COUNT);
+    }
+
+    /** As {@link #context}: the reference the sender published with the message. */
+    public Object note(long index) {
+        return notes[cell(index)];
+    }
+
+    /** Whether the message at {@code index} is in its cell (acquire). */
+    boolean isPublished(long index) {
+        return (long) LONGS.getAcquire(cells, cell(index) * CELL + SEQ) == index + 1;
+    }
+
+    /** The next index to match: every one below has been matched. */
+    long next() {
+        return (long) CONSUMER.getOpaque(this);
+    }
+
+    /**
+     * The owner has matched the message at {@code index} (read its cell, and handed it to its
+     * receive or kept it as unexpected): the next one is due, and the cell is free again.
+     */
+    void matched(long index) {
+        CONSUMER.setRelease(this, index + 1);
+    }
+
+    /** Whether an index has been claimed that is not matched yet (any thread; volatile reads). */
+    boolean hasPending() {
+        return (long) PRODUCER.getVolatile(this) != (long) CONSUMER.getVolatile(this);
+    }
+
+    private static int cell(long index) {
+        return (int) index & (CELLS - 1);
+    }
+}
+
+/** Padding before the senders' fields (superclass fields come first in an object). */
+abstract class MessageRingPadding {
+    byte p000, p001, p002, p003, p004, p005, p006, p007, p008, p009, p010, p011, p012, p013, p014, p015;
+    byte p016, p017, p018, p019, p020, p021, p022, p023, p024, p025, p026, p027, p028, p029, p030, p031;
+    byte p032, p033, p034, p035, p036, p037, p038, p039, p040, p041, p042, p043, p044, p045, p046, p047;
+    byte p048, p049, p050, p051, p052, p053, p054, p055, p056, p057, p058, p059, p060, p061, p062, p063;
+}
+
+/** What the senders of a {@link MessageRing} write. */
+abstract class MessageRingSenderFields extends MessageRingPadding {
+    /** The next index to claim (atomic add). */
+    volatile long producerIndex;
+    /** A sender's last reading of the consumer index: a hint, only ever behind. */
+    long seenConsumer;
+}
+
+/** Padding between the senders' fields and the owner's. */
+abstract class MessageRingSenderPadding extends MessageRingSenderFields {
+    byte p100, p101, p102, p103, p104, p105, p106, p107, p108, p109, p110, p111, p112, p113, p114, p115;
+    byte p116, p117, p118, p119, p120, p121, p122, p123, p124, p125, p126, p127, p128, p129, p130, p131;
+    byte p132, p133, p134, p135, p136, p137, p138, p139, p140, p141, p142, p143, p144, p145, p146, p147;
+    byte p148, p149, p150, p151, p152, p153, p154, p155, p156, p157, p158, p159, p160, p161, p162, p163;
+}
+
+/** What the owner of a {@link MessageRing} writes. */
+abstract class MessageRingOwnerFields extends MessageRingSenderPadding {
+    /** Every index below has been matched (stored with release once its cell is read). */
+    volatile long consumerIndex;
+    /** Messages of this ring that came through the inbox ahead of their turn, by index; owner only. */
+    SentEnvelope held;
+    /** The last of {@link #held}: one sending thread's messages come in order, and join at the end. */
+    SentEnvelope heldLast;
+}
+
+/** Padding between the owner's fields and the ring's immutable ones. */
+abstract class MessageRingOwnerPadding extends MessageRingOwnerFields {
+    byte p200, p201, p202, p203, p204, p205, p206, p207, p208, p209, p210, p211, p212, p213, p214, p215;
+    byte p216, p217, p218, p219, p220, p221, p222, p223, p224, p225, p226, p227, p228, p229, p230, p231;
+    byte p232, p233, p234, p235, p236, p237, p238, p239, p240, p241, p242, p243, p244, p245, p246, p247;
+    byte p248, p249, p250, p251, p252, p253, p254, p255, p256, p257, p258, p259, p260, p261, p262, p263;
+}

@@ -1,0 +1,269 @@
+package org.mpjlite.matching;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A sender's {@link MessageRing} to a {@link LockFreeMailbox}: its messages are matched in the
+ * order of their indices whether each came in a cell or through the inbox, ahead of nothing sent
+ * after them and behind nothing sent before; no message is lost or matched twice; a full ring
+ * sends through the inbox; a claimed index the owner cannot see yet keeps the mailbox busy.
+ */
+class MessageRingTest {
+    private static final int CONTEXT = 3;
+    private static final int TAG = 7;
+
+    /** A message: its value is the first int of its data. */
+    static final class Msg extends SentEnvelope {
+        final int value;
+
+        Msg(int context, int source, int tag, int value) {
+            super(context, source, tag);
+            this.value = value;
+        }
+    }
+
+    static final class Recv extends Envelope {
+        volatile Msg matched;
+
+        Recv(int source, int tag) {
+            super(CONTEXT, source, tag);
+        }
+    }
+
+    /** Records each message once, in the order of the matches; fails on a second match of either side. */
+    static final class Recorder implements MatchHandler<Msg, Recv> {
+        final List<Integer> values = Collections.synchronizedList(new ArrayList<>());
+
+        @Override
+        public void matched(Recv receive, Msg message) {
+            if (receive.matched != null) {
+                throw new AssertionError("receive matched twice");
+            }
+            receive.matched = message;
+            values.add(message.value);
+        }
+    }
+
+    private final Recorder recorder = new Recorder();
+    private final LockFreeMailbox<Msg, Recv> box = new LockFreeMailbox<>(recorder,
+        (ring, index) -> ring.kind(index) == MessageRing.NO_MESSAGE ? null
+            : new Msg(ring.context(index), ring.source(index), ring.tag(index), ring.data(index).getInt(0)));
+
+    /**
+     * Sends {@code value} from {@code source} as a device does: a small message takes the ring's
+     * next index and goes into its cell, or through the inbox with the index when the ring is full;
+     * a message that does not fit a cell ({@code inbox}) goes through the inbox following the
+     * indices claimed so far. True if it went in a cell.
+     */
+    private boolean send(MessageRing ring, int source, int value, boolean inbox) {
+        Msg m = new Msg(CONTEXT, source, TAG, value);
+        if (inbox) {
+            m.followsIndicesOf(ring);
+            box.deliver(m);
+            return false;
+        }
+        long index = ring.claim();
+        if (ring.hasCell(index)) {
+            ring.data(index).putInt(0, value);
+            ring.publish(index, CONTEXT, source, TAG, 1, 1, "Send");
+            return true;
+        }
+        m.takesIndex(ring, index);
+        box.deliver(m);
+        return false;
+    }
+
+    private boolean inCell(MessageRing ring, int source, int value) {
+        return send(ring, source, value, false);
+    }
+
+    private void inInbox(MessageRing ring, int source, int value) {
+        send(ring, source, value, true);
+    }
+
+    private Recv post(int source) {
+        Recv r = new Recv(source, Envelope.ANY_TAG);
+        box.post(r);
+        return r;
+    }
+
+    @Test
+    void cellsAndInboxMessagesMatchInTheRingsOrder() {
+        MessageRing ring = box.openRing();
+        assertTrue(ring.isDrained());
+        assertTrue(inCell(ring, 0, 1));
+        inInbox(ring, 0, 2);
+        assertTrue(inCell(ring, 0, 3));
+        assertFalse(ring.isDrained());
+        assertTrue(box.hasArrivals());
+        Recv first = post(0); // matched at once: the drain takes all three in order, the rest unexpected
+        Recv second = post(Envelope.ANY_SOURCE);
+        Recv third = post(0);
+        assertEquals(List.of(1, 2, 3), recorder.values);
+        assertEquals(1, first.matched.value);
+        assertEquals(2, second.matched.value);
+        assertEquals(3, third.matched.value);
+        assertTrue(ring.isDrained());
+        assertFalse(box.hasArrivals());
+    }
+
+    @Test
+    void anInboxMessageAheadOfItsTurnWaitsForTheCellBeforeIt() throws Exception {
+        MessageRing ring = box.openRing();
+        Recv a = post(0);
+        Recv b = post(0);
+        Recv c = post(0);
+        long early = ring.claim(); // claimed, not yet published: the messages after it must wait
+        inInbox(ring, 0, 2);
+        inInbox(ring, 0, 3); // follows the same indices as 2: held after it
+        assertTrue(box.hasArrivals());
+        CountDownLatch draining = new CountDownLatch(1);
+        Thread owner = new Thread(() -> {
+            draining.countDown();
+            box.progress(); // returns only once the claimed index is matched
+        });
+        owner.start();
+        draining.await();
+        Thread.sleep(20);
+        assertNull(a.matched, "nothing overtakes the claimed index");
+        ring.data(early).putInt(0, 1);
+        ring.publish(early, CONTEXT, 0, TAG, 1, 1, "Send");
+        owner.join(10_000);
+        assertFalse(owner.isAlive());
+        assertEquals(1, a.matched.value);
+        assertEquals(2, b.matched.value);
+        assertEquals(3, c.matched.value);
+    }
+
+    @Test
+    void aMessageOfferedBeforeTheRingOpenedComesFirst() {
+        box.deliver(new Msg(CONTEXT, 0, TAG, 1)); // sent before the sender had its ring
+        MessageRing ring = box.openRing();
+        assertTrue(inCell(ring, 0, 2));
+        Recv a = post(0);
+        Recv b = post(0);
+        assertEquals(1, a.matched.value);
+        assertEquals(2, b.matched.value);
+    }
+
+    @Test
+    void aFullRingSendsThroughTheInboxInOrder() {
+        MessageRing ring = box.openRing();
+        for (int i = 0; i < MessageRing.CELLS; i++) {
+            assertTrue(inCell(ring, 0, i));
+        }
+        assertFalse(inCell(ring, 0, MessageRing.CELLS), "full: through the inbox with its index");
+        inInbox(ring, 0, MessageRing.CELLS + 1); // follows every index so far
+        List<Recv> receives = new ArrayList<>();
+        for (int i = 0; i < MessageRing.CELLS + 2; i++) {
+            receives.add(post(0));
+        }
+        for (int i = 0; i < MessageRing.CELLS + 2; i++) {
+            assertEquals(i, receives.get(i).matched.value);
+        }
+        assertTrue(ring.isDrained());
+        assertTrue(ring.hasCell(ring.nextIndex()), "matched cells go back to the sender");
+        assertTrue(inCell(ring, 0, 99));
+        assertEquals(99, post(0).matched.value);
+    }
+
+    @Test
+    void aCellWithNoMessageIsPassedOver() {
+        MessageRing ring = box.openRing();
+        long failed = ring.claim();
+        ring.publish(failed, CONTEXT, 0, TAG, MessageRing.NO_MESSAGE, 0, "Send"); // a send that failed
+        assertTrue(inCell(ring, 0, 2));
+        assertEquals(2, post(0).matched.value);
+        assertTrue(ring.isDrained());
+        assertTrue(box.unexpectedSnapshot().isEmpty());
+    }
+
+    @Test
+    void aPostedWildcardReceiveTakesTheEarliestOfARingsMessages() {
+        MessageRing ring = box.openRing();
+        Recv any = post(Envelope.ANY_SOURCE);
+        assertTrue(inCell(ring, 4, 1));
+        assertTrue(inCell(ring, 4, 2));
+        box.progress();
+        assertEquals(1, any.matched.value);
+        assertEquals(1, box.unexpectedSnapshot().size());
+        assertEquals(2, box.unexpectedSnapshot().get(0).value);
+    }
+
+    @Test
+    void aMailboxOpensAtMostItsRingsAndOnlyWithAReader() {
+        for (int i = 0; i < LockFreeMailbox.MAX_RINGS; i++) {
+            assertNotNull(box.openRing());
+        }
+        assertNull(box.openRing());
+        assertNull(new LockFreeMailbox<Msg, Recv>(recorder).openRing());
+        assertNull(new LockedMailbox<Msg, Recv>(recorder).openRing());
+    }
+
+    /**
+     * Several threads of one sender send through one ring, each its own numbered messages, now in a
+     * cell and now through the inbox, while the owner posts receives and makes progress: every
+     * message is matched exactly once, and each thread's in the order it sent them.
+     */
+    @ParameterizedTest(name = "{0} sending threads")
+    @ValueSource(ints = {1, 2, 3})
+    void threadsOfOneSenderKeepTheirOrder(int threads) throws Exception {
+        int perThread = 10_000;
+        MessageRing ring = box.openRing();
+        AtomicReference<Throwable> failed = new AtomicReference<>();
+        List<Thread> senders = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int base = t * perThread;
+            Thread s = new Thread(() -> {
+                try {
+                    ThreadLocalRandom random = ThreadLocalRandom.current();
+                    for (int i = 0; i < perThread; i++) {
+                        send(ring, 0, base + i, random.nextInt(4) == 0);
+                    }
+                } catch (Throwable e) {
+                    failed.set(e);
+                }
+            });
+            senders.add(s);
+            s.start();
+        }
+        int total = threads * perThread;
+        int[] next = new int[threads];
+        for (int received = 0; received < total; received++) {
+            Recv r = post(0);
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (r.matched == null) {
+                box.progress();
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("message " + received + " never arrived; failed: " + failed.get());
+                }
+                Thread.onSpinWait();
+            }
+            int value = r.matched.value;
+            int t = value / perThread;
+            assertEquals(next[t], value % perThread, "thread " + t + "'s messages in order");
+            next[t]++;
+        }
+        for (Thread s : senders) {
+            s.join(10_000);
+        }
+        assertNull(failed.get());
+        box.progress();
+        assertTrue(box.unexpectedSnapshot().isEmpty(), "nothing left over: no message duplicated");
+        assertTrue(ring.isDrained());
+    }
+}

@@ -1,0 +1,318 @@
+package org.mpjlite.smpdev.p2p;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.mpjlite.matching.Envelope;
+import org.mpjlite.matching.MessageRing;
+import org.mpjlite.smpdev.Job;
+import org.mpjlite.smpdev.JobConfig;
+import org.mpjlite.smpdev.MatchingKind;
+import org.mpjlite.smpdev.Rank;
+import org.mpjlite.smpdev.Tunables;
+import org.mpjlite.smpdev.data.BasicType;
+import org.mpjlite.smpdev.error.DeviceException;
+import org.mpjlite.smpdev.error.ErrorClass;
+
+/**
+ * Small messages that find no posted receive take the sender's ring to the receiver (the lock-free
+ * mailbox): a stream arrives complete, in order, with the sender's data and status, mixed with
+ * messages of every other path (longer, rendezvous, derived types, a full ring), and errors are
+ * reported as on the inbox path. Once the ring is drained, a posted receive is claimed again. A ring
+ * opens for a stream only: small messages in a row that find no receive to claim.
+ */
+class MessageRingPathTest {
+    private static final int CONTEXT = 0;
+    private static final int TAG = 5;
+    private static final String CALL = "Test";
+    private static final int OPENING = 99;
+
+    private final Job job = Job.create(JobConfig.builder().ranks(3).matching(MatchingKind.LOCK_FREE).build());
+    private final Rank sender = job.rank(0);
+    private final Rank receiver = job.rank(1);
+
+    private SendRequest send(Rank from, int[] data, int tag, SendMode mode) {
+        return PointToPoint.isend(from, receiver, CONTEXT, from.id(), tag, data, 0, data.length, BasicType.INT, mode,
+            CALL);
+    }
+
+    private RecvRequest recv(int source, int[] into) {
+        return PointToPoint.irecv(receiver, CONTEXT, source, Envelope.ANY_TAG, into, 0, into.length, BasicType.INT,
+            CALL);
+    }
+
+    private MessageRing ringOf(Rank from) {
+        return from.endpoint().rings().to(receiver);
+    }
+
+    /** Opens {@code from}'s ring to the receiver: small messages in a row that find no receive, then received. */
+    private MessageRing openRing(Rank from) {
+        int opening = Tunables.RING_AFTER_UNCLAIMED;
+        for (int i = 0; i < opening; i++) {
+            assertNull(ringOf(from), "no ring before " + opening + " in a row");
+            send(from, new int[] {i}, OPENING, SendMode.STANDARD);
+        }
+        MessageRing ring = ringOf(from);
+        assertNotNull(ring, opening + " small messages in a row that found no receive open a ring");
+        for (int i = 0; i < opening; i++) {
+            RecvRequest r = PointToPoint.irecv(receiver, CONTEXT, from.id(), OPENING, new int[1], 0, 1, BasicType.INT,
+                CALL);
+            r.await(CALL);
+        }
+        assertTrue(ring.isDrained());
+        return ring;
+    }
+
+    /** A ping-pong whose messages find their receives posted opens no ring, even if one now and then arrives first. */
+    @Test
+    void aPingPongOpensNoRing() {
+        for (int round = 0; round < 100; round++) {
+            if (round % 10 == 0) {
+                send(sender, new int[] {round}, TAG, SendMode.STANDARD); // arrives first
+                recv(0, new int[1]).await(CALL);
+            } else {
+                RecvRequest r = recv(0, new int[1]);
+                send(sender, new int[] {round}, TAG, SendMode.STANDARD);
+                r.await(CALL);
+            }
+        }
+        assertNull(ringOf(sender));
+    }
+
+    /** Every basic type and size a cell holds, sent before any receive is posted. */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = BasicType.class, names = {"BYTE", "CHAR", "SHORT", "BOOLEAN", "INT", "LONG", "FLOAT", "DOUBLE"})
+    void aStreamOfEveryBasicTypeArrivesInOrder(BasicType type) {
+        int most = MessageRing.DATA_BYTES / type.size();
+        List<Object> sent = new ArrayList<>();
+        for (int n = 0; n <= most; n++) {
+            Object data = ReceiveLinePathTest.values(type, n);
+            sent.add(data);
+            assertTrue(PointToPoint.isend(sender, receiver, CONTEXT, 0, n, data, 0, n, type, SendMode.STANDARD, CALL)
+                .isComplete(), "eager: complete at once");
+        }
+        assertNotNull(ringOf(sender), "the stream opened a ring");
+        for (int n = 0; n <= most; n++) {
+            Object got = type.newArray(most + 1);
+            RecvRequest r = PointToPoint.irecv(receiver, CONTEXT, 0, Envelope.ANY_TAG, got, 0, most + 1, type, CALL);
+            r.await(CALL);
+            assertFalse(r.failed(), () -> r.error().getMessage());
+            assertEquals(0, r.statusSource());
+            assertEquals(n, r.statusTag(), "in the order sent");
+            assertEquals(n, r.statusCount());
+            assertEquals(type, r.statusType());
+            assertEquals((long) n * type.size(), r.statusBytes());
+            for (int i = 0; i < n; i++) {
+                assertEquals(java.lang.reflect.Array.get(sent.get(n), i), java.lang.reflect.Array.get(got, i));
+            }
+        }
+        assertTrue(ringOf(sender).isDrained());
+    }
+
+    /**
+     * Between ring messages, messages of the other paths: longer than a cell, rendezvous (above the
+     * eager threshold), synchronous, a derived type; and more than a ring holds, so that some take the
+     * inbox with their index. All arrive in the order sent.
+     */
+    @Test
+    void everyOtherPathKeepsTheRingsOrder() throws Exception {
+        openRing(sender);
+        int count = 3 * 64;
+        List<SendRequest> pending = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            int[] data;
+            SendMode mode = SendMode.STANDARD;
+            switch (i % 8) {
+                case 3 -> data = new int[40];            // longer than a cell
+                case 5 -> data = new int[64 * 1024];     // rendezvous
+                case 6 -> {
+                    data = new int[1];
+                    mode = SendMode.SYNCHRONOUS;
+                }
+                default -> data = new int[1 + i % 4];
+            }
+            data[0] = i;
+            pending.add(send(sender, data, TAG, mode));
+        }
+        for (int i = 0; i < count; i++) {
+            int[] got = new int[64 * 1024];
+            RecvRequest r = recv(0, got);
+            r.await(CALL);
+            assertFalse(r.failed(), () -> r.error().getMessage());
+            assertEquals(i, got[0], "message " + i + " in its place");
+        }
+        for (SendRequest s : pending) {
+            s.await(CALL);
+        }
+        assertTrue(ringOf(sender).isDrained());
+        assertTrue(receiver.endpoint().mailbox().unexpectedSnapshot().isEmpty());
+    }
+
+    /** With the ring drained, a small message to a posted receive is claimed again (the receive line). */
+    @Test
+    void aDrainedRingLetsTheSenderClaimAPostedReceive() {
+        MessageRing ring = openRing(sender);
+        for (int i = 0; i < 3; i++) {
+            send(sender, new int[] {i}, TAG, SendMode.STANDARD);
+        }
+        assertFalse(ring.isDrained());
+        RecvRequest posted = recv(0, new int[1]);
+        int[] got = new int[1];
+        RecvRequest next = recv(0, got);
+        PointToPoint.progress(receiver);
+        assertTrue(posted.isComplete());
+        assertTrue(next.isComplete());
+        assertTrue(recv(0, new int[1]).isComplete(), "the third was unexpected");
+        assertTrue(ring.isDrained());
+        int[] line = new int[1];
+        RecvRequest viaLine = recv(0, line);
+        send(sender, new int[] {42}, TAG, SendMode.STANDARD);
+        assertFalse(viaLine.isComplete(), "left in the line: the receiver completes it");
+        PointToPoint.progress(receiver);
+        assertEquals(42, line[0]);
+        assertTrue(ring.isDrained(), "the claim took no index");
+    }
+
+    /** Errors on the ring path are those of the inbox path: truncation keeps the part that fits. */
+    @Test
+    void truncationAndTypeMismatchAreReported() {
+        MessageRing ring = openRing(sender);
+        send(sender, new int[] {1, 2, 3}, TAG, SendMode.STANDARD);
+        send(sender, new int[] {4}, TAG, SendMode.STANDARD);
+        assertFalse(ring.isDrained(), "both in cells");
+        int[] two = new int[2];
+        RecvRequest truncated = recv(0, two);
+        truncated.await(CALL);
+        assertTrue(truncated.failed());
+        assertEquals(ErrorClass.ERR_TRUNCATE, ((DeviceException) truncated.error()).errorClass());
+        assertArrayEquals(new int[] {1, 2}, two);
+        RecvRequest mismatched = PointToPoint.irecv(receiver, CONTEXT, 0, TAG, new double[1], 0, 1, BasicType.DOUBLE,
+            CALL);
+        mismatched.await(CALL);
+        assertTrue(mismatched.failed());
+        assertEquals(ErrorClass.ERR_TYPE, ((DeviceException) mismatched.error()).errorClass());
+        assertTrue(mismatched.error().getMessage().contains(CALL), mismatched.error().getMessage());
+    }
+
+    /** NIO buffers of either byte order, sent and received through the ring, keep their values. */
+    @Test
+    void nioBuffersOfEitherByteOrder() {
+        openRing(sender);
+        for (java.nio.ByteOrder order : new java.nio.ByteOrder[] {java.nio.ByteOrder.BIG_ENDIAN,
+            java.nio.ByteOrder.LITTLE_ENDIAN}) {
+            java.nio.ByteBuffer sent = java.nio.ByteBuffer.allocateDirect(48).order(order);
+            for (int i = 0; i < 12; i++) {
+                sent.putInt(4 * i, 1000 + i);
+            }
+            PointToPoint.isend(sender, receiver, CONTEXT, 0, TAG, sent, 0, 12, BasicType.INT, SendMode.STANDARD, CALL);
+            assertFalse(ringOf(sender).isDrained(), "in a cell");
+            java.nio.ByteBuffer got = java.nio.ByteBuffer.allocate(48).order(order);
+            RecvRequest r = PointToPoint.irecv(receiver, CONTEXT, 0, TAG, got, 0, 12, BasicType.INT, CALL);
+            r.await(CALL);
+            assertEquals(12, r.statusCount());
+            for (int i = 0; i < 12; i++) {
+                assertEquals(1000 + i, got.getInt(4 * i), order + " element " + i);
+            }
+        }
+    }
+
+    /** A probe sees a ring's message with its envelope and size; a matched probe takes it. */
+    @Test
+    void probesSeeRingMessages() {
+        MessageRing ring = openRing(sender);
+        send(sender, new int[] {1, 2}, 9, SendMode.STANDARD);
+        send(sender, new int[] {3}, 10, SendMode.STANDARD);
+        assertFalse(ring.isDrained(), "both in cells");
+        Message m = PointToPoint.iprobe(receiver, CONTEXT, Envelope.ANY_SOURCE, 10);
+        assertNotNull(m);
+        assertEquals(0, m.source());
+        assertEquals(1, m.count());
+        Message taken = PointToPoint.improbe(receiver, CONTEXT, 0, 9);
+        assertNotNull(taken);
+        int[] got = new int[2];
+        RecvRequest r = PointToPoint.mrecv(receiver, taken, got, 0, 2, org.mpjlite.smpdev.data.TypeMap.of(BasicType.INT),
+            CALL);
+        assertArrayEquals(new int[] {1, 2}, got);
+        assertEquals(2, r.statusCount());
+        assertNull(PointToPoint.iprobe(receiver, CONTEXT, 0, 9));
+    }
+
+    /** Under --check messages carry their call site: they take the inbox, with no ring. */
+    @Test
+    void checkedJobsOpenNoRings() {
+        Job checked = Job.create(JobConfig.builder().ranks(2).matching(MatchingKind.LOCK_FREE).check(true).build());
+        for (int i = 0; i < 2 * Tunables.RING_AFTER_UNCLAIMED; i++) {
+            PointToPoint.isend(checked.rank(0), checked.rank(1), CONTEXT, 0, TAG, new int[] {1}, 0, 1, BasicType.INT,
+                SendMode.STANDARD, CALL);
+        }
+        assertNull(checked.rank(0).endpoint().rings().to(checked.rank(1)));
+    }
+
+    /** The locked mailbox opens no rings: senders match posted receives under its lock. */
+    @Test
+    void lockedMailboxesOpenNoRings() {
+        Job locked = Job.create(JobConfig.builder().ranks(2).matching(MatchingKind.LOCKED).build());
+        for (int i = 0; i < 2 * Tunables.RING_AFTER_UNCLAIMED; i++) {
+            PointToPoint.isend(locked.rank(0), locked.rank(1), CONTEXT, 0, TAG, new int[] {1}, 0, 1, BasicType.INT,
+                SendMode.STANDARD, CALL);
+        }
+        assertNull(locked.rank(0).endpoint().rings().to(locked.rank(1)));
+    }
+
+    /**
+     * Two senders stream to one receiver that receives from any source while they send: each
+     * sender's messages arrive in its order, none lost or twice, some through cells, some through
+     * the inbox when a ring is full.
+     */
+    @ParameterizedTest(name = "{0} messages per sender")
+    @ValueSource(ints = {1_000, 50_000})
+    void twoSendersStreamToAWildcardReceiver(int perSender) throws Exception {
+        AtomicReference<Throwable> failed = new AtomicReference<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int s : new int[] {0, 2}) {
+            Rank from = job.rank(s);
+            Thread t = new Thread(() -> {
+                try {
+                    for (int i = 0; i < perSender; i++) {
+                        send(from, new int[] {i, s}, TAG + i % 3, SendMode.STANDARD);
+                    }
+                } catch (Throwable e) {
+                    failed.set(e);
+                }
+            });
+            threads.add(t);
+            t.start();
+        }
+        int[] next = new int[3];
+        int[] got = new int[2];
+        for (int i = 0; i < 2 * perSender; i++) {
+            RecvRequest r = recv(Envelope.ANY_SOURCE, got);
+            r.await(CALL);
+            int from = r.statusSource();
+            assertEquals(from, got[1]);
+            assertEquals(next[from], got[0], "rank " + from + "'s messages in order");
+            assertEquals(TAG + next[from] % 3, r.statusTag());
+            next[from]++;
+            r.recycle();
+        }
+        for (Thread t : threads) {
+            t.join(10_000);
+        }
+        assertNull(failed.get());
+        assertEquals(perSender, next[0]);
+        assertEquals(perSender, next[2]);
+        PointToPoint.progress(receiver);
+        assertTrue(receiver.endpoint().mailbox().unexpectedSnapshot().isEmpty());
+    }
+}

@@ -1,0 +1,93 @@
+package org.mpjlite.stress;
+
+import static org.mpjlite.stress.Device.ANY;
+
+import org.mpjlite.smpdev.Job;
+import org.mpjlite.smpdev.MatchingKind;
+import org.mpjlite.smpdev.p2p.RecvRequest;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.Expect;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.IIII_Result;
+
+/**
+ * A sender's message ring against the receiver's matching (lock-free mailboxes): rank 0 already
+ * has a ring to rank 1 (small messages in a row that found no receive opened it, and were
+ * received), then sends 1
+ * (small: a cell, or the receive line if its ring is drained and a receive is published), 2 (longer
+ * than a cell: through the inbox carrying its ring index, or filling a posted receive itself if
+ * the ring is drained) and 3 (small), while rank 1 posts three wildcard receives and matches what
+ * has arrived. The arbiter matches the rest and reports (first, second, third receive, messages or
+ * receives left over).
+ *
+ * <p>Only {@code 1, 2, 3, 0} is acceptable: whichever way each message goes, MPI's order holds.
+ * FORBIDDEN: any other order (a message overtook one sent before it: a claim past a message still
+ * in the ring, a cell matched before an earlier inbox message, an inbox message matched before an
+ * earlier cell), a 0 (a message lost) or a leftover (a message matched twice, or never).
+ */
+@Outcome(id = "1, 2, 3, 0", expect = Expect.ACCEPTABLE, desc = "All three received, in the order sent.")
+@Outcome(expect = Expect.FORBIDDEN, desc = "A message overtook another, was lost, or was matched twice.")
+public abstract class RingKeepsOrder {
+    private static final int TAG = 5;
+
+    private final Job job;
+    private final int[] first = new int[Device.FILLED_WIDTH];
+    private final int[] second = new int[Device.FILLED_WIDTH];
+    private final int[] third = new int[Device.FILLED_WIDTH];
+    private RecvRequest a;
+    private RecvRequest b;
+    private RecvRequest c;
+
+    RingKeepsOrder() {
+        job = Device.job(MatchingKind.LOCK_FREE, 2);
+        Device.openRing(job, 0, 1);
+    }
+
+    void send() {
+        Device.send(job, 0, 1, TAG, 1);
+        Device.send(job, 0, 1, TAG, Device.payload(2, Device.FILLED_WIDTH));
+        Device.send(job, 0, 1, TAG, 3);
+    }
+
+    void receive() {
+        a = Device.recv(job, 1, ANY, ANY, first);
+        b = Device.recv(job, 1, ANY, ANY, second);
+        c = Device.recv(job, 1, ANY, ANY, third);
+        Device.progress(job, 1);
+    }
+
+    void check(IIII_Result r) {
+        Device.progress(job, 1);
+        r.r1 = a.isComplete() ? first[0] : 0;
+        r.r2 = b.isComplete() ? second[0] : 0;
+        r.r3 = c.isComplete() ? third[0] : 0;
+        r.r4 = Device.unexpected(job, 1) + Device.posted(job, 1);
+    }
+
+    /** Receives posted concurrently with the sends. */
+    @JCStressTest
+    @State
+    public static class PostedMeanwhile extends RingKeepsOrder {
+        public PostedMeanwhile() {
+            super();
+        }
+
+        @Actor
+        public void sender() {
+            send();
+        }
+
+        @Actor
+        public void receiver() {
+            receive();
+        }
+
+        @Arbiter
+        public void arbiter(IIII_Result r) {
+            check(r);
+        }
+    }
+}
