@@ -33,7 +33,10 @@ import org.mpjlite.smpdev.p2p.SendRequest;
  *       call;</li>
  *   <li>{@code stream}: as {@code OSUBandwidth}, windows of {@link #WINDOW} non-blocking sends of
  *       {@code size} bytes from rank 0, each window received by as many non-blocking receives
- *       posted on rank 1 and acknowledged by a 4-byte reply; the time is one message.</li>
+ *       posted on rank 1 and acknowledged by a 4-byte reply; the time is one message;</li>
+ *   <li>{@code stream-after-small}: the same, after rank 0 has sent rank 1 16 messages of 1 byte
+ *       that arrived before their receives were posted (as a program that streamed small messages
+ *       first does; such a stream opens the sender's message ring where the device has one).</li>
  * </ul>
  *
  * <p>Not thread-safe: one thread calls {@link #segment}. The other rank's thread runs until the JVM
@@ -48,7 +51,10 @@ public final class DeviceLoop {
     static final int WINDOW = 64;
 
     /** The loops, by the names {@link SideBySide}'s {@code --loop} takes (lower case). */
-    private enum Loop { PINGPONG, ALLREDUCE, BCAST, STREAM }
+    /** Small messages {@code stream-after-small} sends first: a short stream of its own. */
+    private static final int SMALL_FIRST = 16;
+
+    private enum Loop { PINGPONG, ALLREDUCE, BCAST, STREAM, STREAM_AFTER_SMALL }
 
     private final Loop loop;
     private final Rank me;
@@ -69,9 +75,10 @@ public final class DeviceLoop {
     public DeviceLoop(String loop, int size, String matching) {
         Loop kind;
         try {
-            kind = Loop.valueOf(loop.toUpperCase(java.util.Locale.ROOT));
+            kind = Loop.valueOf(loop.toUpperCase(java.util.Locale.ROOT).replace('-', '_'));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("unknown loop " + loop + ": pingpong, allreduce, bcast or stream");
+            throw new IllegalArgumentException("unknown loop " + loop
+                + ": pingpong, allreduce, bcast, stream or stream-after-small");
         }
         Job job = Job.create(JobConfig.builder().ranks(2).matching(MatchingKind.valueOf(matching)).build());
         this.loop = kind;
@@ -84,6 +91,13 @@ public final class DeviceLoop {
         this.out = new double[in.length];
         this.team = Team.world(me, COLLECTIVE_CONTEXT);
         me.endpoint().mailbox().confineTo(Thread.currentThread());
+        if (kind == Loop.STREAM_AFTER_SMALL) {
+            // Sent before the other rank's thread starts, so they arrive before their receives.
+            for (int i = 0; i < SMALL_FIRST; i++) {
+                PointToPoint.isend(me, peer, CONTEXT, 0, TAG + 1, new byte[1], 0, 1, BasicType.BYTE, SendMode.STANDARD,
+                    CALL).await(CALL);
+            }
+        }
         Thread other = new Thread(this::otherRank, "side-by-side-rank-1");
         other.setDaemon(true);
         other.start();
@@ -91,6 +105,11 @@ public final class DeviceLoop {
 
     private void otherRank() {
         peer.endpoint().mailbox().confineTo(Thread.currentThread());
+        if (loop == Loop.STREAM_AFTER_SMALL) {
+            for (int i = 0; i < SMALL_FIRST; i++) {
+                PointToPoint.irecv(peer, CONTEXT, 0, TAG + 1, new byte[1], 0, 1, BasicType.BYTE, CALL).await(CALL);
+            }
+        }
         byte[] buffer = new byte[size];
         double[] a = new double[in.length];
         double[] b = new double[in.length];
@@ -98,7 +117,7 @@ public final class DeviceLoop {
         RecvRequest[] receives = new RecvRequest[WINDOW];
         for (;;) {
             switch (loop) {
-                case STREAM -> {
+                case STREAM, STREAM_AFTER_SMALL -> {
                     for (int i = 0; i < WINDOW; i++) {
                         receives[i] = PointToPoint.irecv(peer, CONTEXT, 0, TAG, window[i], 0, size, BasicType.BYTE,
                             CALL);
@@ -143,7 +162,7 @@ public final class DeviceLoop {
                 }
                 return (System.nanoTime() - start) / (2.0 * n);
             }
-            case STREAM -> {
+            case STREAM, STREAM_AFTER_SMALL -> {
                 int windows = Math.max(1, n / WINDOW);
                 SendRequest[] sends = new SendRequest[WINDOW];
                 for (int w = 0; w < windows; w++) {
