@@ -9,9 +9,9 @@ import org.mpjlite.smpdev.Tunables;
  * The {@link MessageRing}s a rank sends through, by destination: at most {@link #SLOTS}
  * destinations, each remembered once, with its ring or with none when the destination's mailbox
  * opened no ring (so that it is asked once, not at every send). A ring is opened for a stream:
- * after {@link Tunables#RING_AFTER_UNCLAIMED} small messages in a row to one destination found no receive to claim.
- * A ping-pong, whose messages find their receives posted but now and then arrive first, opens none
- * and pays nothing for rings (a sender with a ring checks it before every claim).
+ * after {@link Tunables#RING_AFTER_UNCLAIMED} small messages in a row to one destination found no
+ * receive to claim. A ping-pong whose messages find their receives posted, now and then arriving
+ * first, opens none and pays nothing for rings (a sender with a ring checks it before every claim).
  *
  * <p>Thread safety: lock-free; any thread of the rank looks up and opens. A slot is set once (a
  * compare-and-set from null) and never changes, so two threads opening a ring to one destination at
