@@ -287,7 +287,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
     /** Whether a ring has an index claimed and not matched yet (any thread). */
     private boolean ringsPending() {
         for (MessageRing r : rings) {
-            if (r.hasPending()) {
+            if (!r.isDrained()) {
                 return true;
             }
         }
@@ -391,7 +391,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
      */
     private void drainInbox(long upTo) {
         int waits = 0;
-        while (inbox.currentConsumerIndex() < upTo) {
+        while (upTo == Long.MAX_VALUE || inbox.currentConsumerIndex() < upTo) {
             M message = inbox.relaxedPoll();
             if (message == null) {
                 if (inbox.isEmpty()) {
@@ -409,65 +409,21 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
     }
 
     /** A message of a ring's sender that came through the inbox: matched in its turn, or held until then. */
-    @SuppressWarnings("unchecked")
     private void inRingOrder(MessageRing ring, SentEnvelope message) {
-        if (ring.held == null && isDue(ring, message)) {
+        if (!ring.holdsAny() && ring.isDue(message)) {
             matchInTurn(ring, message);
         } else {
-            hold(ring, message);
+            ring.hold(message);
         }
         matchHeld(ring);
     }
 
     /** Matches the held messages of a ring whose turn has come, in order. */
     private void matchHeld(MessageRing ring) {
-        SentEnvelope held;
-        while ((held = ring.held) != null && isDue(ring, held)) {
-            ring.held = (SentEnvelope) held.next;
-            if (ring.held == null) {
-                ring.heldLast = null;
-            }
-            held.next = null;
-            matchInTurn(ring, held);
+        SentEnvelope due;
+        while ((due = ring.takeDue()) != null) {
+            matchInTurn(ring, due);
         }
-    }
-
-    /**
-     * Holds a message of the ring's order that came ahead of its turn (an earlier index is still
-     * being written, or in a cell, or another held message comes first), in order of place: at the
-     * end, unless threads of the sender interleaved their claims.
-     */
-    private static void hold(MessageRing ring, SentEnvelope message) {
-        SentEnvelope last = ring.heldLast;
-        // Places may repeat (messages that follow the same indices): equal ones keep their order.
-        if (last == null || last.ringPlace <= message.ringPlace) {
-            message.next = null;
-            if (last == null) {
-                ring.held = message;
-            } else {
-                last.next = message;
-            }
-            ring.heldLast = message;
-            return;
-        }
-        SentEnvelope before = null;
-        SentEnvelope at = ring.held;
-        while (at.ringPlace <= message.ringPlace) {
-            before = at;
-            at = (SentEnvelope) at.next;
-        }
-        message.next = at;
-        if (before == null) {
-            ring.held = message;
-        } else {
-            before.next = message;
-        }
-    }
-
-    /** Whether a message of the ring's order may be matched now: every index before its place is. */
-    private static boolean isDue(MessageRing ring, SentEnvelope message) {
-        long next = ring.next();
-        return message.hasIndex() ? message.index() == next : message.index() <= next;
     }
 
     /** Matches a message whose turn has come, then counts its index if it has one. */
@@ -484,7 +440,6 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
      * message is neither in its cell nor held yet (its sender is between the claim and the publish,
      * or the offer), to be waited for.
      */
-    @SuppressWarnings("unchecked")
     private boolean drainRings() {
         boolean done = true;
         for (MessageRing ring : rings) {
@@ -505,7 +460,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
                     }
                     ring.matched(next);
                 } else {
-                    if (ring.hasPending()) {
+                    if (!ring.isDrained()) {
                         done = false;
                     }
                     break;

@@ -188,9 +188,61 @@ public final class MessageRing extends MessageRingOwnerPadding {
         CONSUMER.setRelease(this, index + 1);
     }
 
-    /** Whether an index has been claimed that is not matched yet (any thread; volatile reads). */
-    boolean hasPending() {
-        return (long) PRODUCER.getVolatile(this) != (long) CONSUMER.getVolatile(this);
+    /** Whether a message of this ring's order may be matched now: every index before its place is. Owner. */
+    boolean isDue(SentEnvelope message) {
+        long next = next();
+        return message.hasIndex() ? message.index() == next : message.index() <= next;
+    }
+
+    /** Whether messages wait held ({@link #hold}). Owner. */
+    boolean holdsAny() {
+        return held != null;
+    }
+
+    /**
+     * Holds a message of this ring's order that came through the inbox ahead of its turn (an earlier
+     * index is still being written, or in a cell, or another held message comes first), in order of
+     * place: at the end, unless threads of the sender interleaved their claims. Places may repeat
+     * (messages that follow the same indices): equal ones keep their order. Owner.
+     */
+    void hold(SentEnvelope message) {
+        SentEnvelope last = heldLast;
+        if (last == null || last.ringPlace <= message.ringPlace) {
+            message.next = null;
+            if (last == null) {
+                held = message;
+            } else {
+                last.next = message;
+            }
+            heldLast = message;
+            return;
+        }
+        SentEnvelope before = null;
+        SentEnvelope at = held;
+        while (at.ringPlace <= message.ringPlace) {
+            before = at;
+            at = (SentEnvelope) at.next;
+        }
+        message.next = at;
+        if (before == null) {
+            held = message;
+        } else {
+            before.next = message;
+        }
+    }
+
+    /** Takes the first held message if its turn has come; null otherwise. Owner. */
+    SentEnvelope takeDue() {
+        SentEnvelope first = held;
+        if (first == null || !isDue(first)) {
+            return null;
+        }
+        held = (SentEnvelope) first.next;
+        if (held == null) {
+            heldLast = null;
+        }
+        first.next = null;
+        return first;
     }
 
     private static int cell(long index) {
@@ -226,7 +278,7 @@ abstract class MessageRingSenderPadding extends MessageRingSenderFields {
 abstract class MessageRingOwnerFields extends MessageRingSenderPadding {
     /** Every index below has been matched (stored with release once its cell is read). */
     volatile long consumerIndex;
-    /** Messages of this ring that came through the inbox ahead of their turn, by index; owner only. */
+    /** Messages of this ring that came through the inbox ahead of their turn, by place; owner only. */
     SentEnvelope held;
     /** The last of {@link #held}: one sending thread's messages come in order, and join at the end. */
     SentEnvelope heldLast;

@@ -108,11 +108,14 @@ public final class Message extends SentEnvelope {
         pointAt(inline, 0);
     }
 
-    /** The basic types by {@link #ringKind}, less one. */
-    private static final BasicType[] RING_KINDS = BasicType.values();
+    /** The basic types by {@link #kindOf}, less one. */
+    private static final BasicType[] KINDS = BasicType.values();
 
-    /** What a {@link MessageRing} cell says its data are: {@code type}'s, as {@link #fromRing} reads it. */
-    static int ringKind(BasicType type) {
+    /**
+     * The kind of data (never 0, which takes none) that a receive line or a ring cell says it
+     * carries: elements of {@code type}.
+     */
+    static int kindOf(BasicType type) {
         return type.ordinal() + 1;
     }
 
@@ -126,7 +129,7 @@ public final class Message extends SentEnvelope {
         if (kind == MessageRing.NO_MESSAGE) {
             return null;
         }
-        BasicType type = RING_KINDS[kind - 1];
+        BasicType type = KINDS[kind - 1];
         int count = ring.count(index);
         Message m = recycler.message(ring.context(index), ring.source(index), ring.tag(index), TypeMap.of(type), count,
             (String) ring.note(index));

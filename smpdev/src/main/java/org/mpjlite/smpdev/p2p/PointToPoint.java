@@ -109,7 +109,7 @@ public final class PointToPoint {
             m.stash = Packing.gather(me.job().buffers(), buffer, (long) index * map.unit(), items, map);
         }
         Mailbox<Message, RecvRequest> box = dest.endpoint().mailbox();
-        RecvRequest posted = ring == null || ring.isDrained() ? box.matchPosted(m) : null;
+        RecvRequest posted = claims ? box.matchPosted(m) : null;
         if (posted != null) {
             if (!gathered) {
                 m.pointAt(buffer, index);
@@ -205,7 +205,7 @@ public final class PointToPoint {
                 ring.publish(claimed, context, source, tag, MessageRing.NO_MESSAGE, 0, call);
                 throw e;
             }
-            ring.publish(claimed, context, source, tag, Message.ringKind(type), items, call);
+            ring.publish(claimed, context, source, tag, Message.kindOf(type), items, call);
             if (m != null) {
                 me.endpoint().recycler().keep(m);
             }

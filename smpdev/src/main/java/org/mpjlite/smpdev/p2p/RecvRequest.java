@@ -97,7 +97,7 @@ public final class RecvRequest extends Request {
      */
     static int lineKind(TypeMap map) {
         BasicType type = map.base();
-        return map.isContiguous() && type != null && !map.isPacked() && !map.isObjects() ? type.ordinal() + 1 : 0;
+        return map.isContiguous() && type != null && !map.isPacked() && !map.isObjects() ? Message.kindOf(type) : 0;
     }
 
     /**
