@@ -26,9 +26,10 @@ public abstract class Envelope {
     Envelope next;
 
     /**
-     * What a receive takes in its mailbox's {@link ReceiveLine}: a device-defined kind of data (0:
-     * none, the default) and at most how many bytes of it. Written by the owner before it posts the
-     * receive; unused by messages.
+     * What a receive takes in its mailbox's {@link ReceiveLine} or from a ring's cell: a
+     * device-defined kind of data (0: none, the default) and at most how many bytes of it (the line
+     * is offered at most its own size). Written by the owner before it posts the receive; unused by
+     * messages.
      */
     int lineKind;
     int lineCapacity;
@@ -90,12 +91,22 @@ public abstract class Envelope {
 
     /**
      * Lets a sender leave a message of {@code kind} (device-defined, not 0) and at most
-     * {@code capacity} bytes in the mailbox's {@link ReceiveLine} for this receive; kind 0 lets none.
-     * The caller owns the receive: it is not posted yet.
+     * {@code capacity} bytes in the mailbox's {@link ReceiveLine} for this receive (no more than
+     * the line holds), and the mailbox hand it one still in a {@link MessageRing} cell
+     * ({@link #takesAsLine}); kind 0 lets none. The caller owns the receive: it is not posted yet.
      */
     protected final void takesInLine(int kind, int capacity) {
         this.lineKind = kind;
         this.lineCapacity = capacity;
+    }
+
+    /**
+     * True when this receive takes a small message of {@code kind} and {@code bytes} bytes as a
+     * {@link ReceiveLine} or a {@link MessageRing} cell carries it: the kind it was posted with
+     * ({@link #takesInLine}; never kind 0), and no more bytes than that allows.
+     */
+    public final boolean takesAsLine(int kind, int bytes) {
+        return kind != 0 && kind == lineKind && bytes <= lineCapacity;
     }
 
     /** True when this (a receive pattern) accepts a message with the given concrete key. */

@@ -52,6 +52,11 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
  * and matches a cell only after the inbox messages offered before the cell was published. A sender
  * claims the published receive only while its ring is drained (every index matched; an index is
  * counted only after its message is matched), so no claim overtakes a message still in the ring.
+ * A receive that takes a cell's message as it would take it in the line (its kind, and it fits)
+ * gets it straight from the cell ({@link MatchHandler#matchedInCell}): no message is made. A post
+ * drains the rings only until its receive has matched, leaving later cells for the receives posted
+ * next. The owner polls a ring's next cell, never its producer index, which the sender writes at
+ * every message; it tells the senders how far it has matched once per drain.
  *
  * <p>Why the claim keeps MPI's order: a receive matches the earliest message it accepts, and a
  * sender's earlier message to this rank was offered to the inbox before the sender reads the
@@ -71,10 +76,12 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
  * only: the sender's atomic add of the producer index, the inbox's or its ring's (or the
  * completing volatile write of a claimed receive, or of the filled word) and then its volatile read
  * of the doorbell, against the waiter's compare-and-set in the doorbell and then its volatile reads
- * of the producer indices and the filled word ({@link #hasArrivals}, {@link #progress}). A message
- * whose index the owner sees before its element or cell is stored is waited for (drain returns only
- * with the inbox empty and every ring's claimed indices matched), a few instructions of the
- * producer away.
+ * of the producer indices and the filled word ({@link #progress}, then {@link #hasArrivals}). A
+ * message whose inbox index the owner sees before its element is stored is waited for (drain
+ * returns only with the inbox empty), a few instructions of the producer away. A ring's message
+ * whose index is claimed and not yet in its cell is not: the owner polling for messages reads the
+ * rings' cells, not their producer indices, and a waiter about to park that finds an index claimed
+ * ({@link #hasArrivals}) does not park.
  */
 public final class LockFreeMailbox<M extends Envelope, R extends Envelope> extends LockFreeMailboxOwnerPadding<M>
     implements Mailbox<M, R> {
@@ -116,6 +123,12 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
      * {@code slot}. Read without the lock only as a hint ({@link #settleable}).
      */
     private R published;
+    /**
+     * The receive being posted while {@link #post} drains the rings (owner lock held), else null:
+     * the latest posted receive, so a message no earlier receive accepts goes to it straight from
+     * its cell rather than to the unexpected list. Null again once it has matched.
+     */
+    private R incoming;
     private int state = NONE;
     /** The odd claim word {@link #published} was published with. */
     private long publishedClaim;
@@ -205,16 +218,36 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
         confined = owner;
     }
 
+    /**
+     * Posts a receive: it matches the earliest unexpected message it accepts; else the rings are
+     * drained with it as the latest posted receive, so that a message it takes goes into it
+     * straight from its cell ({@link #incoming}); else it waits, published if it is the earliest.
+     * An unexpected message is taken before the rings are drained: of one sender's messages, those
+     * already unexpected came first.
+     */
     @Override
     public void post(R receive) {
         boolean locked = lockUnlessConfined();
         try {
-            drain();
+            drainInbox(Long.MAX_VALUE);
             settle();
             M message = lists.takeUnexpected(receive);
             if (message != null) {
                 handler.matched(receive, message);
-            } else if (state == NONE) {
+                return;
+            }
+            MessageRing[] current = rings;
+            if (current.length != 0) {
+                incoming = receive;
+                drainRings(current);
+                boolean matched = incoming == null;
+                incoming = null;
+                settle();
+                if (matched) {
+                    return;
+                }
+            }
+            if (state == NONE) {
                 publish(receive);
             } else {
                 lists.addPosted(receive);
@@ -265,7 +298,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
 
     @Override
     public void progress() {
-        if (inbox.isEmpty() && !settleable() && !ringsPending()) {
+        if (inbox.isEmpty() && !settleable() && !ringsPublished()) {
             return;
         }
         boolean locked = lockUnlessConfined();
@@ -284,10 +317,27 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
             || ringsPending();
     }
 
-    /** Whether a ring has an index claimed and not matched yet (any thread). */
+    /**
+     * Whether a ring's next message is in its cell (any thread): what a polling owner reads, the
+     * cell the sender writes anyway, not the producer index, which the sender writes at every
+     * message and would have to win back from the owner's core.
+     */
+    private boolean ringsPublished() {
+        for (MessageRing r : rings) {
+            if (r.hasPublished()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether a ring has an index claimed and not matched yet (any thread): a message in its cell,
+     * or one whose sender is between its claim and its publish.
+     */
     private boolean ringsPending() {
         for (MessageRing r : rings) {
-            if (!r.isDrained()) {
+            if (r.hasPending()) {
                 return true;
             }
         }
@@ -357,24 +407,23 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
 
     /**
      * Moves every arrived message, from the inbox and from the rings, to a posted receive or to the
-     * unexpected list; owner lock held. Returns only once the inbox is empty and every ring's claimed
-     * indices are matched: a producer that has taken an index but not yet stored its message is
-     * waited for ({@link #awaitSender}), which is what lets {@link #deliver} and a ring's publish do
-     * without a fence.
+     * unexpected list; owner lock held. Returns once the inbox is empty (a producer that has taken
+     * an index but not yet stored its message is waited for, {@link #awaitSender}) and no ring's
+     * next message is in its cell. A ring's sender between its claim and its publish is not waited
+     * for: its send has not returned, and {@link #hasArrivals} tells a waiter about to park that it
+     * is coming.
      */
     private void drain() {
-        for (int waits = 0;; waits++) {
-            drainInbox(Long.MAX_VALUE);
-            if (drainRings()) {
-                return;
-            }
-            awaitSender(waits);
+        drainInbox(Long.MAX_VALUE);
+        MessageRing[] current = rings;
+        if (current.length != 0) {
+            drainRings(current);
         }
     }
 
     /**
-     * Waits for a sender that has taken an index (the inbox's, or a ring's) and not yet stored its
-     * message: a few instructions away when it runs, so a pause, not a system call; after
+     * Waits for a sender that has taken an index of the inbox and not yet stored its message: a few
+     * instructions away when it runs, so a pause, not a system call; after
      * {@link #PAUSES_BEFORE_YIELD} waits it may have lost its core, and a yield lets it finish.
      */
     private static void awaitSender(int waits) {
@@ -436,15 +485,19 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
     }
 
     /**
-     * Matches what the rings hold, each ring in its order; false if an index is claimed whose
-     * message is neither in its cell nor held yet (its sender is between the claim and the publish,
-     * or the offer), to be waited for.
+     * Matches what the rings hold, each ring in its order, up to the first index not in its cell,
+     * or, while a receive is being posted, until it has matched (the rest stays in the cells, for
+     * the receives posted next to take straight from there); then tells each ring's sender how far
+     * its messages are matched.
      */
-    private boolean drainRings() {
-        boolean done = true;
-        for (MessageRing ring : rings) {
+    private void drainRings(MessageRing[] current) {
+        boolean posting = incoming != null;
+        for (MessageRing ring : current) {
             for (;;) {
                 matchHeld(ring);
+                if (posting && incoming == null) {
+                    break;
+                }
                 long next = ring.next();
                 if (ring.isPublished(next)) {
                     // A message offered to the inbox before this cell was published (one that
@@ -452,38 +505,71 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
                     // first: its inbox index is below the producer index read now. Later offers
                     // are not waited for.
                     drainInbox(inbox.currentProducerIndex());
-                    M message = reader.read(ring, next);
                     // Matched first, then counted: a sender that sees its ring drained may claim
                     // the published receive, which this message may be about to take.
-                    if (message != null) {
-                        match(message);
-                    }
+                    matchCell(ring, next);
                     ring.matched(next);
                 } else {
-                    if (!ring.isDrained()) {
-                        done = false;
-                    }
                     break;
                 }
             }
         }
-        return done;
+        // After all the matching: a drain of the inbox above may have matched another ring's messages.
+        for (MessageRing ring : current) {
+            ring.publishMatched();
+        }
     }
 
-    /** Matches one arrived message: the published receive, else the earliest posted one, else unexpected. */
+    /**
+     * Matches one arrived message: the published receive, else the earliest posted one, else the
+     * one being posted, else unexpected.
+     */
     private void match(M message) {
-        R receive = null;
-        if (state == LIVE && published.accepts(message) && claimPublished()) {
-            receive = published;
-        }
-        if (receive == null) {
-            receive = lists.takePostedFor(message);
-        }
+        R receive = receiveFor(message.context, message.source, message.tag);
         if (receive == null) {
             lists.addUnexpected(message);
         } else {
             handler.matched(receive, message);
         }
+    }
+
+    /**
+     * Matches the message in a ring's cell as {@link #match} does: into a receive that takes it as
+     * a line would ({@link Envelope#takesAsLine}), straight from the cell; otherwise (unexpected,
+     * or a receive that rejects or truncates it) as a message the reader makes of the cell.
+     */
+    private void matchCell(MessageRing ring, long index) {
+        int kind = ring.kind(index);
+        if (kind == MessageRing.NO_MESSAGE) {
+            return;
+        }
+        R receive = receiveFor(ring.context(index), ring.source(index), ring.tag(index));
+        if (receive != null && receive.takesAsLine(kind, ring.bytes(index))) {
+            handler.matchedInCell(receive, ring, index);
+            return;
+        }
+        M message = reader.read(ring, index);
+        if (receive == null) {
+            lists.addUnexpected(message);
+        } else {
+            handler.matched(receive, message);
+        }
+    }
+
+    /**
+     * Takes the receive a message of this key matches: the published one, else the earliest
+     * posted one, else the one being posted ({@link #incoming}); null if none accepts it.
+     */
+    private R receiveFor(int context, int source, int tag) {
+        if (state == LIVE && published.accepts(context, source, tag) && claimPublished()) {
+            return published;
+        }
+        R receive = lists.takePostedFor(context, source, tag);
+        if (receive == null && incoming != null && incoming.accepts(context, source, tag)) {
+            receive = incoming;
+            incoming = null;
+        }
+        return receive;
     }
 
     /**
@@ -581,7 +667,10 @@ abstract class LockFreeMailboxPadding {
 abstract class LockFreeMailboxSenderFields<M extends Envelope> extends LockFreeMailboxPadding {
     private static final int CHUNK = 256;
     static final MessageRing[] NO_RINGS = new MessageRing[0];
-    /** The most rings a mailbox opens: each is 8 KB of native memory, and the owner polls each. */
+    /**
+     * The most rings a mailbox opens: each is 8 KB of native memory (16 KB once a message longer
+     * than a cell's own data has spilled), and the owner polls each.
+     */
     static final int MAX_RINGS = 8;
 
     final MpscUnboundedXaddArrayQueue<M> inbox = new MpscUnboundedXaddArrayQueue<>(CHUNK);

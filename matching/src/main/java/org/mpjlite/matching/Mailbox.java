@@ -90,7 +90,12 @@ public interface Mailbox<M extends Envelope, R extends Envelope> {
      */
     void progress();
 
-    /** True when {@link #progress} would find something to do (cheap; any thread). */
+    /**
+     * True when a message has arrived that {@link #progress} has not matched, or is arriving: its
+     * sender has taken its place and is storing it (cheap; any thread). A waiter registered on the
+     * rank's doorbell that finds this true after its {@link #progress} does not park: the message's
+     * sender may have read the doorbell before the waiter registered.
+     */
     boolean hasArrivals();
 
     /**

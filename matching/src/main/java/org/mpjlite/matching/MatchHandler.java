@@ -26,4 +26,15 @@ public interface MatchHandler<M extends Envelope, R extends Envelope> {
     default void matchedInLine(R receive, ReceiveLine line) {
         throw new UnsupportedOperationException("this handler takes no message left in a receive line");
     }
+
+    /**
+     * The message at {@code index} of a {@link MessageRing}, still in its cell, matched
+     * {@code receive}, which takes it as it would in the line ({@link Envelope#takesAsLine}: same
+     * kind, and it fits): move the data into the receive and complete it. Called on a thread of
+     * the receiving rank, under the mailbox's owner lock, before the cell is handed back to its
+     * sender. Only receives posted with a line kind get messages this way.
+     */
+    default void matchedInCell(R receive, MessageRing ring, long index) {
+        throw new UnsupportedOperationException("this handler takes no message in a ring's cell");
+    }
 }

@@ -18,11 +18,13 @@ final class MatchLists<M extends Envelope, R extends Envelope> {
     private Envelope unexpectedTail;
 
     /** Removes and returns the earliest posted receive that accepts the message, or null. */
-    @SuppressWarnings("unchecked")
     R takePostedFor(Envelope message) {
-        final int ctx = message.context;
-        final int src = message.source;
-        final int tag = message.tag;
+        return takePostedFor(message.context, message.source, message.tag);
+    }
+
+    /** Removes and returns the earliest posted receive that accepts a message of this key, or null. */
+    @SuppressWarnings("unchecked")
+    R takePostedFor(int ctx, int src, int tag) {
         Envelope prev = null;
         for (Envelope e = postedHead; e != null; prev = e, e = e.next) {
             if (e.accepts(ctx, src, tag)) {

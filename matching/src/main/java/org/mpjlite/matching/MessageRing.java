@@ -7,11 +7,13 @@ import java.nio.ByteOrder;
 
 /**
  * The small messages of one sending rank to one {@link LockFreeMailbox}, in order: a bounded ring
- * of 128-byte cells in native memory, each an envelope and up to {@link #DATA_BYTES} bytes of data,
- * which the sender writes and the owner reads when it matches. A stream of small messages to a rank
- * that has not posted their receives yet thus moves one line per message, where the inbox moves a
- * message object, its copy array and the queue's slot, and makes the sender allocate (the owner
- * makes its own message of the cell, on its own core, from its own recycled ones).
+ * of 128-byte cells in native memory, each an envelope and up to {@link #CELL_BYTES} bytes of data
+ * (and up to {@link #DATA_BYTES} with the cell's spill, 128 bytes apart from the cells), which the
+ * sender writes and the owner reads when it matches. A stream of small messages thus moves one
+ * line per message (up to 32 bytes), where the inbox moves a message object, its copy array and
+ * the queue's slot, and makes the sender allocate. A receive that takes the message gets it
+ * straight from the cell; otherwise the owner makes its own message of the cell, on its own core,
+ * from its own recycled ones.
  *
  * <p><b>Order.</b> Once a sender has a ring to a mailbox, every message it sends there keeps the
  * ring's order. A message of at most {@link #DATA_BYTES} bytes takes the ring's next index
@@ -23,49 +25,71 @@ import java.nio.ByteOrder;
  * matches a cell only once the inbox messages offered before the cell was published are matched.
  * So a sender's messages are matched in the order it sent them, whichever way each came. A claim (a
  * sender filling or claiming a posted receive itself) is allowed only while the sender's ring is
- * drained ({@link #isDrained}), so that it overtakes no message in a cell. A message sent before the
- * ring existed went through the inbox, and is matched before any cell published after it.
+ * drained ({@link #isDrained}), so that it overtakes no message in a cell; a small message asks only
+ * the senders' last reading of the consumer index ({@link #seemsDrained}), so that a stream reads
+ * nothing the owner writes. A message sent before the ring existed went through the inbox, and is
+ * matched before any cell published after it.
  *
  * <p>Cell layout: the cell's sequence word (index + 1 once published), context, source, tag, the
- * device's kind of data, the element count, then the data from byte 32. Alongside each cell a
- * reference the device chooses ({@link #note}: the send call's name), stored only when it changes.
+ * device's kind of data, the element count, the size in bytes, then the data from byte 32.
+ * Alongside each cell a reference the device chooses ({@link #note}: the send call's name), stored
+ * only when it changes.
  *
  * <p>Thread safety: any number of threads of the sending rank may send ({@link #claim} is an atomic
  * add; a claimed cell belongs to its claimer until it publishes it); the owner's side
  * ({@link LockFreeMailbox}) reads cells under the mailbox's owner lock. Memory ordering: a cell's
  * fields are published by the release store of its sequence word and read after an acquiring read
- * of it; the consumer index, stored with release after a cell has been read, hands the cell back.
+ * of it; the consumer index, stored with release at the end of a drain that matched cells
+ * ({@link #publishMatched}), hands them back and tells the senders how far they are matched.
  * The atomic add of the producer index is the sender's half of the doorbell handshake (as the
  * inbox's is): a waiter that sees it moved does not park, and waits the few instructions to the
  * publish.
  */
 public final class MessageRing extends MessageRingOwnerPadding {
-    /** The most bytes of data a cell carries. */
-    public static final int DATA_BYTES = 96;
+    /** The most bytes of data a message in a ring carries: {@link #CELL_BYTES} in its cell, the rest in its spill. */
+    public static final int DATA_BYTES = 224;
+    /**
+     * The bytes of data in the cell itself, with the envelope: a message of up to 32 bytes is one
+     * line, up to 96 two. Longer ones continue in the cell's spill ({@link #spill}), apart, so that
+     * the cells of a stream of short messages stay close together.
+     */
+    public static final int CELL_BYTES = 96;
     /**
      * The kind of a cell that carries no message: its sender failed after claiming the index (the
      * owner waits for every index, so the sender publishes the cell anyway).
      */
     public static final int NO_MESSAGE = 0;
+    /**
+     * How often {@link #seemsDrained}, while the last reading is behind, reads the consumer index
+     * again: a stream pays for one line from the owner's core per so many messages, and a
+     * ping-pong that took the ring once goes back to claiming its posted receives within as many.
+     */
+    static final int LOOK_EVERY = 8;
     /** Cells in a ring: a power of two. */
     static final int CELLS = 64;
 
     private static final int CELL = 128;
+    private static final int SPILL = DATA_BYTES - CELL_BYTES;
     private static final int SEQ = 0;
     private static final int CONTEXT = 8;
     private static final int SOURCE = 12;
     private static final int TAG = 16;
     private static final int KIND = 20;
     private static final int COUNT = 24;
+    private static final int BYTES = 28;
     private static final int DATA = 32;
     private static final VarHandle LONGS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
     private static final VarHandle PRODUCER;
     private static final VarHandle CONSUMER;
+    private static final VarHandle SEEN;
+    private static final VarHandle SPILLS;
 
     static {
         try {
             PRODUCER = MethodHandles.lookup().findVarHandle(MessageRingSenderFields.class, "producerIndex", long.class);
             CONSUMER = MethodHandles.lookup().findVarHandle(MessageRingOwnerFields.class, "consumerIndex", long.class);
+            SEEN = MethodHandles.lookup().findVarHandle(MessageRingSenderFields.class, "seenConsumer", long.class);
+            SPILLS = MethodHandles.lookup().findVarHandle(MessageRing.class, "spills", ByteBuffer[].class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -76,12 +100,18 @@ public final class MessageRing extends MessageRingOwnerPadding {
     private final ByteBuffer cells;
     private final ByteBuffer[] data = new ByteBuffer[CELLS];
     private final Object[] notes = new Object[CELLS];
+    /**
+     * The cells' spills, made by the first sender whose message needs one (a ring that carries only
+     * short messages costs its cells alone); published by a compare-and-set before that sender
+     * publishes its cell, so the owner, reading a spilled cell, sees them.
+     */
+    private volatile ByteBuffer[] spills;
 
     MessageRing(int id) {
         this.id = id;
         cells = ByteBuffer.allocateDirect(CELLS * CELL + CELL).alignedSlice(CELL).order(ByteOrder.nativeOrder());
         for (int i = 0; i < CELLS; i++) {
-            data[i] = cells.slice(i * CELL + DATA, DATA_BYTES).order(ByteOrder.nativeOrder());
+            data[i] = cells.slice(i * CELL + DATA, CELL_BYTES).order(ByteOrder.nativeOrder());
         }
     }
 
@@ -99,32 +129,91 @@ public final class MessageRing extends MessageRingOwnerPadding {
 
     /**
      * True when every message sent through this ring has been matched (or kept as unexpected): only
-     * then may a sender claim a posted receive, which would otherwise overtake them.
+     * then may a sender claim a posted receive, which would otherwise overtake them. The senders'
+     * last reading of the consumer index answers if it shows the ring drained (a reading is never
+     * ahead, and the consumer index never passes the producer index); otherwise the index itself
+     * is read, a line from the owner's core if the owner has matched since.
      */
     public boolean isDrained() {
-        return (long) CONSUMER.getAcquire(this) == (long) PRODUCER.getVolatile(this);
+        long produced = (long) PRODUCER.getVolatile(this);
+        if ((long) SEEN.getAcquire(this) == produced) {
+            return true;
+        }
+        long consumed = (long) CONSUMER.getAcquire(this);
+        SEEN.setRelease(this, consumed);
+        return consumed == produced;
+    }
+
+    /**
+     * {@link #isDrained} as of the senders' last reading of the consumer index: true only if the
+     * ring is drained, false while that reading is behind, except that every {@link #LOOK_EVERY}th
+     * such answer reads the index again. So a stream reads what the owner writes once per so many
+     * messages, not at every one.
+     */
+    public boolean seemsDrained() {
+        long produced = (long) PRODUCER.getVolatile(this);
+        if ((long) SEEN.getAcquire(this) == produced) {
+            return true;
+        }
+        if (++staleAnswers < LOOK_EVERY) {
+            return false;
+        }
+        staleAnswers = 0;
+        long consumed = (long) CONSUMER.getAcquire(this);
+        SEEN.setRelease(this, consumed);
+        return consumed == produced;
+    }
+
+    /**
+     * Whether an index is claimed whose message the owner has not matched yet, as the owner last
+     * told the senders (any thread; writes nothing). Reads the producer index, which a sender's
+     * claim moves with an atomic add before it reads the doorbell: so a waiter registered on the
+     * doorbell that then sees no claim pending missed no message whose sender saw no waiter.
+     */
+    boolean hasPending() {
+        return (long) CONSUMER.getAcquire(this) != (long) PRODUCER.getVolatile(this);
     }
 
     /** Whether index {@code index}, just claimed, has a free cell; if not the message takes the inbox. */
     public boolean hasCell(long index) {
-        if (index - seenConsumer < CELLS) {
+        if (index - (long) SEEN.getAcquire(this) < CELLS) {
             return true;
         }
         long consumed = (long) CONSUMER.getAcquire(this);
-        seenConsumer = consumed;
+        SEEN.setRelease(this, consumed);
         return index - consumed < CELLS;
     }
 
-    /** Where the claimer of {@code index} writes its data: absolute puts from 0, native order. */
+    /**
+     * Where the claimer of {@code index} writes its data, the first {@link #CELL_BYTES} bytes of
+     * it (absolute puts from 0, native order), and where the owner reads them.
+     */
     public ByteBuffer data(long index) {
         return data[cell(index)];
     }
 
+    /** As {@link #data}: where the data's bytes from {@link #CELL_BYTES} on go. */
+    public ByteBuffer spill(long index) {
+        ByteBuffer[] made = spills;
+        return (made != null ? made : makeSpills())[cell(index)];
+    }
+
+    /** The spills, made now unless another sender made them first. */
+    private ByteBuffer[] makeSpills() {
+        ByteBuffer all = ByteBuffer.allocateDirect(CELLS * SPILL + CELL).alignedSlice(CELL);
+        ByteBuffer[] made = new ByteBuffer[CELLS];
+        for (int i = 0; i < CELLS; i++) {
+            made[i] = all.slice(i * SPILL, SPILL).order(ByteOrder.nativeOrder());
+        }
+        ByteBuffer[] first = (ByteBuffer[]) SPILLS.compareAndExchange(this, (ByteBuffer[]) null, made);
+        return first != null ? first : made;
+    }
+
     /**
      * Publishes the message at {@code index} (its data written): its envelope, the device's kind of
-     * data and element count, and a reference of the device's ({@link #note}).
+     * data, element count and size in bytes, and a reference of the device's ({@link #note}).
      */
-    public void publish(long index, int context, int source, int tag, int kind, int count, Object note) {
+    public void publish(long index, int context, int source, int tag, int kind, int count, int bytes, Object note) {
         int c = cell(index);
         int at = c * CELL;
         cells.putInt(at + CONTEXT, context);
@@ -132,6 +221,7 @@ public final class MessageRing extends MessageRingOwnerPadding {
         cells.putInt(at + TAG, tag);
         cells.putInt(at + KIND, kind);
         cells.putInt(at + COUNT, count);
+        cells.putInt(at + BYTES, bytes);
         if (notes[c] != note) {
             notes[c] = note;
         }
@@ -165,6 +255,11 @@ public final class MessageRing extends MessageRingOwnerPadding {
         return cells.getInt(cell(index) * CELL + COUNT);
     }
 
+    /** As {@link #context}: the size of the data in bytes. */
+    public int bytes(long index) {
+        return cells.getInt(cell(index) * CELL + BYTES);
+    }
+
     /** As {@link #context}: the reference the sender published with the message. */
     public Object note(long index) {
         return notes[cell(index)];
@@ -175,17 +270,38 @@ public final class MessageRing extends MessageRingOwnerPadding {
         return (long) LONGS.getAcquire(cells, cell(index) * CELL + SEQ) == index + 1;
     }
 
-    /** The next index to match: every one below has been matched. */
+    /** The next index to match, as the owner knows it: every one below has been matched. Owner. */
     long next() {
-        return (long) CONSUMER.getOpaque(this);
+        return ownerNext;
+    }
+
+    /**
+     * Whether the message the owner matches next is in its cell, by the consumer index (any thread
+     * of the owner, without its lock: a hint, current between drains).
+     */
+    boolean hasPublished() {
+        return isPublished((long) CONSUMER.getOpaque(this));
     }
 
     /**
      * The owner has matched the message at {@code index} (read its cell, and handed it to its
-     * receive or kept it as unexpected): the next one is due, and the cell is free again.
+     * receive or kept it as unexpected): the next one is due. Senders learn of it at
+     * {@link #publishMatched}. Owner.
      */
     void matched(long index) {
-        CONSUMER.setRelease(this, index + 1);
+        ownerNext = index + 1;
+    }
+
+    /**
+     * Tells the senders what the owner has matched (release): their claims of posted receives may
+     * go ahead, and the cells are free again. Once per drain, not per message, so that a stream
+     * moves the consumer index's line to the sender's core at most once per drain. Owner.
+     */
+    void publishMatched() {
+        long next = ownerNext;
+        if ((long) CONSUMER.getOpaque(this) != next) {
+            CONSUMER.setRelease(this, next);
+        }
     }
 
     /** Whether a message of this ring's order may be matched now: every index before its place is. Owner. */
@@ -262,8 +378,16 @@ abstract class MessageRingPadding {
 abstract class MessageRingSenderFields extends MessageRingPadding {
     /** The next index to claim (atomic add). */
     volatile long producerIndex;
-    /** A sender's last reading of the consumer index: a hint, only ever behind. */
+    /**
+     * A sender's last reading of the consumer index, never ahead of it (release/acquire: a sending
+     * thread that trusts another's reading sees what the owner had matched by then).
+     */
     long seenConsumer;
+    /**
+     * Answers of {@link MessageRing#seemsDrained} from a reading behind since the last look: a
+     * plain count the sending threads share without order (a lost update moves a look).
+     */
+    int staleAnswers;
 }
 
 /** Padding between the senders' fields and the owner's. */
@@ -276,8 +400,13 @@ abstract class MessageRingSenderPadding extends MessageRingSenderFields {
 
 /** What the owner of a {@link MessageRing} writes. */
 abstract class MessageRingOwnerFields extends MessageRingSenderPadding {
-    /** Every index below has been matched (stored with release once its cell is read). */
+    /**
+     * Every index below has been matched: the owner's {@link #ownerNext} as of its last drain
+     * (release), what senders read.
+     */
     volatile long consumerIndex;
+    /** The next index the owner matches; owner only. */
+    long ownerNext;
     /** Messages of this ring that came through the inbox ahead of their turn, by place; owner only. */
     SentEnvelope held;
     /** The last of {@link #held}: one sending thread's messages come in order, and join at the end. */

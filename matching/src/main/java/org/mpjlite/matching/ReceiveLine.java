@@ -104,7 +104,7 @@ public final class ReceiveLine {
         line.putInt(SOURCE, r.source);
         line.putInt(TAG, r.tag);
         line.putInt(KIND, r.lineKind);
-        line.putInt(CAPACITY, r.lineCapacity);
+        line.putInt(CAPACITY, Math.min(r.lineCapacity, DATA_BYTES));
         LONGS.setRelease(line, CLAIM, claim);
     }
 

@@ -2,6 +2,7 @@ package org.mpjlite.matching;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -20,7 +20,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * A sender's {@link MessageRing} to a {@link LockFreeMailbox}: its messages are matched in the
  * order of their indices whether each came in a cell or through the inbox, ahead of nothing sent
  * after them and behind nothing sent before; no message is lost or matched twice; a full ring
- * sends through the inbox; a claimed index the owner cannot see yet keeps the mailbox busy.
+ * sends through the inbox; a claimed index the owner cannot see yet keeps a waiter from parking; a
+ * receive that takes a cell's message gets it straight from the cell.
  */
 class MessageRingTest {
     private static final int CONTEXT = 3;
@@ -38,9 +39,17 @@ class MessageRingTest {
 
     static final class Recv extends Envelope {
         volatile Msg matched;
+        /** Whether the message went into this receive straight from its cell. */
+        volatile boolean fromCell;
 
         Recv(int source, int tag) {
             super(CONTEXT, source, tag);
+        }
+
+        /** A receive that takes a small message of kind 1 and up to {@code bytes} bytes from a line or cell. */
+        Recv takingAsLine(int bytes) {
+            takesInLine(1, bytes);
+            return this;
         }
     }
 
@@ -56,12 +65,20 @@ class MessageRingTest {
             receive.matched = message;
             values.add(message.value);
         }
+
+        @Override
+        public void matchedInCell(Recv receive, MessageRing ring, long index) {
+            matched(receive, new Msg(ring.context(index), ring.source(index), ring.tag(index),
+                ring.data(index).getInt(0)));
+            receive.fromCell = true;
+        }
     }
 
     private final Recorder recorder = new Recorder();
-    private final LockFreeMailbox<Msg, Recv> box = new LockFreeMailbox<>(recorder,
-        (ring, index) -> ring.kind(index) == MessageRing.NO_MESSAGE ? null
-            : new Msg(ring.context(index), ring.source(index), ring.tag(index), ring.data(index).getInt(0)));
+    private final LockFreeMailbox<Msg, Recv> box = new LockFreeMailbox<>(recorder, (ring, index) -> {
+        assertNotEquals(MessageRing.NO_MESSAGE, ring.kind(index), "a cell without a message is not read");
+        return new Msg(ring.context(index), ring.source(index), ring.tag(index), ring.data(index).getInt(0));
+    });
 
     /**
      * Sends {@code value} from {@code source} as a device does: a small message takes the ring's
@@ -79,7 +96,7 @@ class MessageRingTest {
         long index = ring.claim();
         if (ring.hasCell(index)) {
             ring.data(index).putInt(0, value);
-            ring.publish(index, CONTEXT, source, TAG, 1, 1, "Send");
+            ring.publish(index, CONTEXT, source, TAG, 1, 1, 4, "Send");
             return true;
         }
         m.takesIndex(ring, index);
@@ -96,7 +113,10 @@ class MessageRingTest {
     }
 
     private Recv post(int source) {
-        Recv r = new Recv(source, Envelope.ANY_TAG);
+        return post(new Recv(source, Envelope.ANY_TAG));
+    }
+
+    private Recv post(Recv r) {
         box.post(r);
         return r;
     }
@@ -131,22 +151,51 @@ class MessageRingTest {
         inInbox(ring, 0, 2);
         inInbox(ring, 0, 3); // follows the same indices as 2: held after it
         assertTrue(box.hasArrivals());
-        CountDownLatch draining = new CountDownLatch(1);
-        Thread owner = new Thread(() -> {
-            draining.countDown();
-            box.progress(); // returns only once the claimed index is matched
-        });
-        owner.start();
-        draining.await();
-        Thread.sleep(20);
+        box.progress(); // the claimed index is not in its cell: both are held
         assertNull(a.matched, "nothing overtakes the claimed index");
+        assertNull(b.matched);
+        assertTrue(box.hasArrivals(), "a waiter about to park sees the claimed index and does not");
         ring.data(early).putInt(0, 1);
-        ring.publish(early, CONTEXT, 0, TAG, 1, 1, "Send");
-        owner.join(10_000);
-        assertFalse(owner.isAlive());
+        ring.publish(early, CONTEXT, 0, TAG, 1, 1, 4, "Send");
+        box.progress();
         assertEquals(1, a.matched.value);
         assertEquals(2, b.matched.value);
         assertEquals(3, c.matched.value);
+        assertFalse(box.hasArrivals());
+        assertTrue(ring.isDrained());
+    }
+
+    /**
+     * A receive that takes a cell's message as a line would (its kind, and it fits) gets it straight
+     * from the cell, whether it was posted first or is being posted; one that would truncate it gets
+     * a message made of the cell (its receive reports the truncation); the order holds across both.
+     */
+    @Test
+    void aReceiveThatTakesTheCellGetsItStraightFromIt() {
+        MessageRing ring = box.openRing();
+        Recv postedFirst = post(new Recv(0, TAG).takingAsLine(4));
+        assertTrue(inCell(ring, 0, 1));
+        box.progress();
+        assertEquals(1, postedFirst.matched.value);
+        assertTrue(postedFirst.fromCell, "posted before the cell arrived");
+        assertTrue(inCell(ring, 0, 2));
+        assertTrue(inCell(ring, 0, 3));
+        Recv beingPosted = post(new Recv(0, TAG).takingAsLine(4));
+        assertEquals(2, beingPosted.matched.value);
+        assertTrue(beingPosted.fromCell, "matched while it was posted, without a message");
+        assertFalse(ring.isDrained(), "the post stops there: 3 stays in its cell");
+        Recv truncating = post(new Recv(0, TAG).takingAsLine(2));
+        assertEquals(3, truncating.matched.value);
+        assertFalse(truncating.fromCell, "a message that does not fit is made of its cell");
+        assertTrue(inCell(ring, 0, 4));
+        box.progress();
+        assertEquals(1, box.unexpectedSnapshot().size(), "no receive: made a message");
+        Recv afterwards = post(new Recv(0, TAG).takingAsLine(4));
+        assertEquals(4, afterwards.matched.value);
+        assertFalse(afterwards.fromCell, "an unexpected message stays a message");
+        assertEquals(List.of(1, 2, 3, 4), recorder.values);
+        assertTrue(ring.isDrained());
+        assertTrue(box.unexpectedSnapshot().isEmpty());
     }
 
     @Test
@@ -185,7 +234,7 @@ class MessageRingTest {
     void aCellWithNoMessageIsPassedOver() {
         MessageRing ring = box.openRing();
         long failed = ring.claim();
-        ring.publish(failed, CONTEXT, 0, TAG, MessageRing.NO_MESSAGE, 0, "Send"); // a send that failed
+        ring.publish(failed, CONTEXT, 0, TAG, MessageRing.NO_MESSAGE, 0, 0, "Send"); // a send that failed
         assertTrue(inCell(ring, 0, 2));
         assertEquals(2, post(0).matched.value);
         assertTrue(ring.isDrained());

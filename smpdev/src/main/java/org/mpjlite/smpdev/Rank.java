@@ -199,6 +199,11 @@ public final class Rank implements Waiter {
     }
 
     @Override
+    public boolean hasArrivals() {
+        return endpoint.mailbox().hasArrivals();
+    }
+
+    @Override
     public boolean jobFailed() {
         return job.failed();
     }

@@ -27,9 +27,14 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
  * FORBIDDEN: any other order (a message overtook one sent before it: a claim past a message still
  * in the ring, a cell matched before an earlier inbox message, an inbox message matched before an
  * earlier cell), a 0 (a message lost) or a leftover (a message matched twice, or never).
+ *
+ * <p>{@code TagsMeanwhile}: three small messages, tags 5, 6 and 5 (values 1, 2 and 3), while rank
+ * 1 posts a receive for tag 6 and then two for tag 5. A receive being posted takes a cell it
+ * accepts straight from the cell, and the cells before it that it does not accept become
+ * unexpected messages: the tag-6 receive must get 2 whenever the cells arrived, and the tag-5
+ * receives 1 then 3, so only {@code 2, 1, 3, 0} (first, second, third receive) is acceptable.
+ * Each variant carries its own table.
  */
-@Outcome(id = "1, 2, 3, 0", expect = Expect.ACCEPTABLE, desc = "All three received, in the order sent.")
-@Outcome(expect = Expect.FORBIDDEN, desc = "A message overtook another, was lost, or was matched twice.")
 public abstract class RingKeepsOrder {
     private static final int TAG = 5;
 
@@ -59,6 +64,19 @@ public abstract class RingKeepsOrder {
         Device.progress(job, 1);
     }
 
+    void sendTags() {
+        Device.send(job, 0, 1, TAG, 1);
+        Device.send(job, 0, 1, TAG + 1, 2);
+        Device.send(job, 0, 1, TAG, 3);
+    }
+
+    void receiveTags() {
+        a = Device.recv(job, 1, ANY, TAG + 1, first);
+        b = Device.recv(job, 1, ANY, TAG, second);
+        c = Device.recv(job, 1, ANY, TAG, third);
+        Device.progress(job, 1);
+    }
+
     void check(IIII_Result r) {
         Device.progress(job, 1);
         r.r1 = a.isComplete() ? first[0] : 0;
@@ -69,6 +87,8 @@ public abstract class RingKeepsOrder {
 
     /** Receives posted concurrently with the sends. */
     @JCStressTest
+    @Outcome(id = "1, 2, 3, 0", expect = Expect.ACCEPTABLE, desc = "All three received, in the order sent.")
+    @Outcome(expect = Expect.FORBIDDEN, desc = "A message overtook another, was lost, or was matched twice.")
     @State
     public static class PostedMeanwhile extends RingKeepsOrder {
         public PostedMeanwhile() {
@@ -83,6 +103,32 @@ public abstract class RingKeepsOrder {
         @Actor
         public void receiver() {
             receive();
+        }
+
+        @Arbiter
+        public void arbiter(IIII_Result r) {
+            check(r);
+        }
+    }
+
+    /** Small messages of two tags, received by tag while they arrive. */
+    @JCStressTest
+    @Outcome(id = "2, 1, 3, 0", expect = Expect.ACCEPTABLE, desc = "Each tag's messages received in the order sent.")
+    @Outcome(expect = Expect.FORBIDDEN, desc = "A message overtook another of its tag, was lost, or was matched twice.")
+    @State
+    public static class TagsMeanwhile extends RingKeepsOrder {
+        public TagsMeanwhile() {
+            super();
+        }
+
+        @Actor
+        public void sender() {
+            sendTags();
+        }
+
+        @Actor
+        public void receiver() {
+            receiveTags();
         }
 
         @Arbiter

@@ -50,10 +50,10 @@ public final class DeviceLoop {
     /** Messages in flight in the {@code stream} loop, as {@code OSUBandwidth}'s default window. */
     static final int WINDOW = 64;
 
-    /** The loops, by the names {@link SideBySide}'s {@code --loop} takes (lower case). */
     /** Small messages {@code stream-after-small} sends first: a short stream of its own. */
     private static final int SMALL_FIRST = 16;
 
+    /** The loops, by the names {@link SideBySide}'s {@code --loop} takes (lower case). */
     private enum Loop { PINGPONG, ALLREDUCE, BCAST, STREAM, STREAM_AFTER_SMALL }
 
     private final Loop loop;

@@ -99,13 +99,18 @@ public final class Message extends SentEnvelope {
      * in the message's own array (allocated once per element type and size class, then reused).
      */
     void inlineCopy(Object buffer, int index, int n) {
+        Copier.copy(buffer, index, inlineArray(n), 0, n, type);
+        pointAt(inline, 0);
+    }
+
+    /** The message's own array for {@code n} elements of its type: the one it has if large enough. */
+    private Object inlineArray(int n) {
         if (inlineType != type || inlineLength < n) {
             inlineLength = Math.max(n, Tunables.INLINE_ELEMENTS_BYTES / type.size());
             inline = type.newArray(inlineLength);
             inlineType = type;
         }
-        Copier.copy(buffer, index, inline, 0, n, type);
-        pointAt(inline, 0);
+        return inline;
     }
 
     /** The basic types by {@link #kindOf}, less one. */
@@ -122,18 +127,15 @@ public final class Message extends SentEnvelope {
     /**
      * The receiving rank's message of a ring's cell (on its thread, from its recycler): the cell's
      * envelope, elements and the send call's name, with a copy of the data in the message's own
-     * array, since the cell goes back to its sender. Null for a cell whose send failed.
+     * array, since the cell goes back to its sender.
      */
     static Message fromRing(Recycler recycler, MessageRing ring, long index) {
-        int kind = ring.kind(index);
-        if (kind == MessageRing.NO_MESSAGE) {
-            return null;
-        }
-        BasicType type = KINDS[kind - 1];
+        BasicType type = KINDS[ring.kind(index) - 1];
         int count = ring.count(index);
         Message m = recycler.message(ring.context(index), ring.source(index), ring.tag(index), TypeMap.of(type), count,
             (String) ring.note(index));
-        m.inlineCopy(ring.data(index), 0, count);
+        CellData.read(ring, index, m.inlineArray(count), 0, count, type);
+        m.pointAt(m.inline, 0);
         return m;
     }
 

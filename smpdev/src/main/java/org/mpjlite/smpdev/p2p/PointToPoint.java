@@ -25,9 +25,14 @@ import org.mpjlite.smpdev.diag.CallSite;
  * A small eager message (at most {@link MessageRing#DATA_BYTES} bytes of one basic type) that finds
  * no receive to claim goes into the next cell of the sender's {@link MessageRing} to the receiver
  * (opened once such messages come in a row, a stream; lock-free mailbox only), which the receiver
- * reads when it matches: one line crosses and nothing is allocated. Once a sender has a ring to a
+ * reads when it matches: the cell's line crosses (up to four lines for the longest, which spill)
+ * and nothing is allocated. Once a sender has a ring to a
  * receiver, all its messages there keep the ring's order, and it claims posted receives only while
- * the ring is drained. Otherwise the protocol decides:
+ * the ring is drained: for a small message, as the sender last read the receiver's progress
+ * ({@link MessageRing#seemsDrained}: a stream reads nothing the receiver writes, and keeps to its
+ * ring), for a larger one as it is now. A receive that takes a cell's message as it would take it
+ * in its line gets it straight from the cell ({@link Transfer#matchedInCell}). Otherwise the
+ * protocol decides:
  * <ul>
  *   <li>eager (standard or ready mode, at most the eager threshold): the data is copied into the
  *       message's own reused array (up to {@link Tunables#SMALL_COPY_BYTES}) or a pooled buffer, and
@@ -80,8 +85,9 @@ public final class PointToPoint {
     public static SendRequest isend(Rank me, Rank dest, int context, int source, int tag, Object buffer, int index,
                                     int items, TypeMap map, SendMode mode, String call, long flow) {
         MessageRing ring = dest == me ? null : me.endpoint().rings().to(dest);
-        // A claim of a posted receive would overtake this sender's messages still in its ring.
-        boolean claims = ring == null || ring.isDrained();
+        // A claim of a posted receive would overtake this sender's messages still in its ring. As
+        // last seen: a stream keeps to its ring without reading the index the receiver writes.
+        boolean claims = ring == null || ring.seemsDrained();
         if (flow == 0 && claims && inLine(dest, context, source, tag, buffer, index, items, map)) {
             if (ring == null && dest != me) {
                 me.endpoint().rings().claimed(dest);
@@ -98,6 +104,10 @@ public final class PointToPoint {
         boolean fits = flow == 0 && dest != me && fitsRing(me, map, items, mode);
         if (fits && !claims) {
             return inRing(me, dest, ring, context, source, tag, buffer, index, items, map, call, null);
+        }
+        if (!claims) {
+            // Too large for a cell: worth a fresh look at the ring, for a claim moves the data once.
+            claims = ring.isDrained();
         }
         Message m = me.endpoint().recycler().message(context, source, tag, map, items, call);
         m.flow = flow;
@@ -199,13 +209,13 @@ public final class PointToPoint {
         long claimed = ring.claim();
         if (ring.hasCell(claimed)) {
             try {
-                Copier.copy(buffer, index, ring.data(claimed), 0, items, type);
+                CellData.write(buffer, index, ring, claimed, items, type);
             } catch (RuntimeException | Error e) {
                 // The receiver waits for every claimed index: this one carries no message.
-                ring.publish(claimed, context, source, tag, MessageRing.NO_MESSAGE, 0, call);
+                ring.publish(claimed, context, source, tag, MessageRing.NO_MESSAGE, 0, 0, call);
                 throw e;
             }
-            ring.publish(claimed, context, source, tag, Message.kindOf(type), items, call);
+            ring.publish(claimed, context, source, tag, Message.kindOf(type), items, items * type.size(), call);
             if (m != null) {
                 me.endpoint().recycler().keep(m);
             }

@@ -1,5 +1,6 @@
 package org.mpjlite.smpdev.p2p;
 
+import org.mpjlite.matching.MessageRing;
 import org.mpjlite.matching.ReceiveLine;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.JobConfig;
@@ -82,12 +83,14 @@ public final class RecvRequest extends Request {
 
     /**
      * Lets a sender leave a message of up to {@link ReceiveLine#DATA_BYTES} bytes in the mailbox's
-     * line for this receive, when it takes contiguous elements of one basic type (the sender's must
-     * be the same type); called before the receive is posted, once its fields are final.
+     * line for this receive, and the mailbox match it with one of up to {@link MessageRing#DATA_BYTES}
+     * bytes still in a ring's cell, when it takes contiguous elements of one basic type (the
+     * sender's must be the same type) and has room for them; called before the receive is posted,
+     * once its fields are final.
      */
     void offersLine() {
         int kind = lineKind(map);
-        takesInLine(kind, kind == 0 ? 0 : (int) Math.min((long) capacity * map.size(), ReceiveLine.DATA_BYTES));
+        takesInLine(kind, kind == 0 ? 0 : (int) Math.min((long) capacity * map.size(), MessageRing.DATA_BYTES));
     }
 
     /**

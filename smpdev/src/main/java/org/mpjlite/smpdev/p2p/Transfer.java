@@ -1,6 +1,7 @@
 package org.mpjlite.smpdev.p2p;
 
 import org.mpjlite.matching.MatchHandler;
+import org.mpjlite.matching.MessageRing;
 import org.mpjlite.matching.ReceiveLine;
 import org.mpjlite.smpdev.Tunables;
 import org.mpjlite.smpdev.data.BasicType;
@@ -55,6 +56,23 @@ public final class Transfer implements MatchHandler<Message, RecvRequest> {
             return;
         }
         r.complete(line.source(), line.tag(), n, type, (long) n * type.size());
+    }
+
+    /**
+     * A small message still in its ring's cell: same element type, and it fits (the mailbox checked
+     * both against what the receive offers, {@link RecvRequest#offersLine}).
+     */
+    @Override
+    public void matchedInCell(RecvRequest r, MessageRing ring, long index) {
+        BasicType type = r.map.base();
+        int n = ring.count(index);
+        try {
+            CellData.read(ring, index, r.buffer, r.index, n, type);
+        } catch (RuntimeException e) {
+            failUnwritable(r, e, ring.source(index), ring.tag(index), type);
+            return;
+        }
+        r.complete(ring.source(index), ring.tag(index), n, type, (long) n * type.size());
     }
 
     /**

@@ -62,7 +62,7 @@ final class ParkingWaitStrategy implements WaitStrategy {
         bell.add(me);
         try {
             waiter.progress();
-            if (condition.isMet() || waiter.jobFailed() || me.isInterrupted()) {
+            if (condition.isMet() || waiter.jobFailed() || me.isInterrupted() || waiter.hasArrivals()) {
                 return;
             }
             LockSupport.park(bell);

@@ -11,6 +11,13 @@ public interface Waiter {
     /** Lets the waiter's mailbox match whatever has arrived, so that a condition can become true. */
     void progress();
 
+    /**
+     * True if a message may have arrived that {@link #progress} has not matched yet, its sender
+     * between taking its place and storing it: a waiter registered on the doorbell re-checks
+     * instead of parking, since that sender may have read the doorbell before it registered.
+     */
+    boolean hasArrivals();
+
     /** Throws the job-failure error if the job has failed (cheap: one volatile read otherwise). */
     void checkAlive(String call);
 

@@ -121,6 +121,51 @@ class MessageRingPathTest {
     }
 
     /**
+     * Every basic type and size a cell holds (its spill too), into receives posted before the
+     * message came and into receives posted after it: the receive takes it straight from the cell.
+     * The receive senders may claim is an earlier one that takes none of these messages, so each
+     * goes into a cell whatever the sender last saw of its ring.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = BasicType.class, names = {"BYTE", "CHAR", "SHORT", "BOOLEAN", "INT", "LONG", "FLOAT", "DOUBLE"})
+    void receivesTakeMessagesOfEverySizeFromTheirCells(BasicType type) {
+        MessageRing ring = openRing(sender);
+        RecvRequest claimable = PointToPoint.irecv(receiver, CONTEXT, 0, OPENING, new int[1], 0, 1, BasicType.INT,
+            CALL);
+        int most = MessageRing.DATA_BYTES / type.size();
+        for (boolean postedFirst : new boolean[] {true, false}) {
+            for (int n = 0; n <= most; n++) {
+                Object data = ReceiveLinePathTest.values(type, n);
+                Object got = type.newArray(most);
+                RecvRequest r = null;
+                if (postedFirst) {
+                    r = PointToPoint.irecv(receiver, CONTEXT, 0, TAG, got, 0, most, type, CALL);
+                }
+                long before = ring.nextIndex();
+                PointToPoint.isend(sender, receiver, CONTEXT, 0, TAG, data, 0, n, type, SendMode.STANDARD, CALL);
+                assertEquals(before + 1, ring.nextIndex(), "into a cell");
+                if (!postedFirst) {
+                    r = PointToPoint.irecv(receiver, CONTEXT, 0, TAG, got, 0, most, type, CALL);
+                }
+                r.await(CALL);
+                RecvRequest done = r;
+                assertFalse(done.failed(), () -> done.error().getMessage());
+                assertEquals(n, r.statusCount());
+                assertEquals((long) n * type.size(), r.statusBytes());
+                for (int i = 0; i < n; i++) {
+                    assertEquals(java.lang.reflect.Array.get(data, i), java.lang.reflect.Array.get(got, i),
+                        (postedFirst ? "posted first" : "posted after") + ", " + n + " elements, element " + i);
+                }
+            }
+        }
+        assertFalse(claimable.isComplete());
+        send(sender, new int[] {7}, OPENING, SendMode.STANDARD);
+        claimable.await(CALL);
+        PointToPoint.progress(receiver);
+        assertTrue(ring.isDrained());
+    }
+
+    /**
      * Between ring messages, messages of the other paths: longer than a cell, rendezvous (above the
      * eager threshold), synchronous, a derived type; and more than a ring holds, so that some take the
      * inbox with their index. All arrive in the order sent.
@@ -203,6 +248,25 @@ class MessageRingPathTest {
         assertTrue(mismatched.failed());
         assertEquals(ErrorClass.ERR_TYPE, ((DeviceException) mismatched.error()).errorClass());
         assertTrue(mismatched.error().getMessage().contains(CALL), mismatched.error().getMessage());
+
+        // The receive senders may claim takes another tag: the next message goes into a cell.
+        RecvRequest claimable = PointToPoint.irecv(receiver, CONTEXT, 0, OPENING, new int[1], 0, 1, BasicType.INT,
+            CALL);
+        int[] spilled = new int[MessageRing.DATA_BYTES / 4];
+        for (int i = 0; i < spilled.length; i++) {
+            spilled[i] = 100 + i;
+        }
+        int[] most = new int[spilled.length - 1];
+        RecvRequest posted = PointToPoint.irecv(receiver, CONTEXT, 0, TAG, most, 0, most.length, BasicType.INT, CALL);
+        long before = ring.nextIndex();
+        send(sender, spilled, TAG, SendMode.STANDARD); // one element too many
+        assertEquals(before + 1, ring.nextIndex(), "into a cell and its spill");
+        posted.await(CALL);
+        assertTrue(posted.failed());
+        assertEquals(ErrorClass.ERR_TRUNCATE, ((DeviceException) posted.error()).errorClass());
+        assertArrayEquals(java.util.Arrays.copyOf(spilled, most.length), most);
+        send(sender, new int[] {7}, OPENING, SendMode.STANDARD);
+        claimable.await(CALL);
     }
 
     /** NIO buffers of either byte order, sent and received through the ring, keep their values. */

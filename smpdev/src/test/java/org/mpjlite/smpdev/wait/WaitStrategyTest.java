@@ -33,10 +33,17 @@ class WaitStrategyTest {
         final List<String> entered = new CopyOnWriteArrayList<>();
         final List<Object> left = new CopyOnWriteArrayList<>();
         volatile boolean failed;
+        /** What {@link #hasArrivals} says: a sender is storing a message, and will not ring. */
+        volatile boolean arriving;
 
         @Override
         public void progress() {
             progress.incrementAndGet();
+        }
+
+        @Override
+        public boolean hasArrivals() {
+            return arriving;
         }
 
         @Override
@@ -110,6 +117,24 @@ class WaitStrategyTest {
         assertFalse(t.isAlive(), "woken by the ring");
         assertEquals(List.of("Recv"), w.entered);
         assertEquals(List.<Object>of("Recv"), w.left);
+    }
+
+    /**
+     * A sender that took its place before the waiter registered on the doorbell may have read the
+     * doorbell empty and will not ring: while the waiter sees a message arriving it must not park.
+     * Here nothing rings; a parked waiter would stay parked past the test's timeout.
+     */
+    @ParameterizedTest
+    @MethodSource("strategies")
+    void aWaiterThatSeesAMessageArrivingDoesNotPark(WaitStrategy strategy) throws Exception {
+        FakeWaiter w = new FakeWaiter();
+        w.arriving = true;
+        AtomicInteger checks = new AtomicInteger();
+        Thread t = new Thread(() -> strategy.await(w, () -> checks.incrementAndGet() > 10_000, "Recv"));
+        t.start();
+        t.join(10_000);
+        assertFalse(t.isAlive(), "kept re-checking while the message was arriving, without a ring");
+        assertTrue(w.progress.get() > 10_000, "progress made at each re-check");
     }
 
     @ParameterizedTest
