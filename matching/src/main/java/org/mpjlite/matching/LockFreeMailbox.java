@@ -525,7 +525,11 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
      * one being posted, else unexpected.
      */
     private void match(M message) {
-        R receive = receiveFor(message.context, message.source, message.tag);
+        matchTo(receiveFor(message.context, message.source, message.tag), message);
+    }
+
+    /** Hands {@code message} to {@code receive}, the one it matched; null: keeps it unexpected. */
+    private void matchTo(R receive, M message) {
         if (receive == null) {
             lists.addUnexpected(message);
         } else {
@@ -548,12 +552,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
             handler.matchedInCell(receive, ring, index);
             return;
         }
-        M message = reader.read(ring, index);
-        if (receive == null) {
-            lists.addUnexpected(message);
-        } else {
-            handler.matched(receive, message);
-        }
+        matchTo(receive, reader.read(ring, index));
     }
 
     /**

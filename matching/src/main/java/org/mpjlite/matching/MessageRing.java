@@ -136,12 +136,7 @@ public final class MessageRing extends MessageRingOwnerPadding {
      */
     public boolean isDrained() {
         long produced = (long) PRODUCER.getVolatile(this);
-        if ((long) SEEN.getAcquire(this) == produced) {
-            return true;
-        }
-        long consumed = (long) CONSUMER.getAcquire(this);
-        SEEN.setRelease(this, consumed);
-        return consumed == produced;
+        return (long) SEEN.getAcquire(this) == produced || lookAtConsumer() == produced;
     }
 
     /**
@@ -159,9 +154,7 @@ public final class MessageRing extends MessageRingOwnerPadding {
             return false;
         }
         staleAnswers = 0;
-        long consumed = (long) CONSUMER.getAcquire(this);
-        SEEN.setRelease(this, consumed);
-        return consumed == produced;
+        return lookAtConsumer() == produced;
     }
 
     /**
@@ -176,12 +169,17 @@ public final class MessageRing extends MessageRingOwnerPadding {
 
     /** Whether index {@code index}, just claimed, has a free cell; if not the message takes the inbox. */
     public boolean hasCell(long index) {
-        if (index - (long) SEEN.getAcquire(this) < CELLS) {
-            return true;
-        }
+        return index - (long) SEEN.getAcquire(this) < CELLS || index - lookAtConsumer() < CELLS;
+    }
+
+    /**
+     * A sender reads the consumer index (a line from the owner's core if the owner has matched
+     * since) and keeps the reading for the other senders' checks.
+     */
+    private long lookAtConsumer() {
         long consumed = (long) CONSUMER.getAcquire(this);
         SEEN.setRelease(this, consumed);
-        return index - consumed < CELLS;
+        return consumed;
     }
 
     /**

@@ -48,8 +48,11 @@ class MessageRingPathTest {
     }
 
     private RecvRequest recv(int source, int[] into) {
-        return PointToPoint.irecv(receiver, CONTEXT, source, Envelope.ANY_TAG, into, 0, into.length, BasicType.INT,
-            CALL);
+        return recv(source, Envelope.ANY_TAG, into);
+    }
+
+    private RecvRequest recv(int source, int tag, int[] into) {
+        return PointToPoint.irecv(receiver, CONTEXT, source, tag, into, 0, into.length, BasicType.INT, CALL);
     }
 
     private MessageRing ringOf(Rank from) {
@@ -66,8 +69,7 @@ class MessageRingPathTest {
         MessageRing ring = ringOf(from);
         assertNotNull(ring, opening + " small messages in a row that found no receive open a ring");
         for (int i = 0; i < opening; i++) {
-            RecvRequest r = PointToPoint.irecv(receiver, CONTEXT, from.id(), OPENING, new int[1], 0, 1, BasicType.INT,
-                CALL);
+            RecvRequest r = recv(from.id(), OPENING, new int[1]);
             r.await(CALL);
         }
         assertTrue(ring.isDrained());
@@ -130,8 +132,7 @@ class MessageRingPathTest {
     @EnumSource(value = BasicType.class, names = {"BYTE", "CHAR", "SHORT", "BOOLEAN", "INT", "LONG", "FLOAT", "DOUBLE"})
     void receivesTakeMessagesOfEverySizeFromTheirCells(BasicType type) {
         MessageRing ring = openRing(sender);
-        RecvRequest claimable = PointToPoint.irecv(receiver, CONTEXT, 0, OPENING, new int[1], 0, 1, BasicType.INT,
-            CALL);
+        RecvRequest claimable = recv(0, OPENING, new int[1]);
         int most = MessageRing.DATA_BYTES / type.size();
         for (boolean postedFirst : new boolean[] {true, false}) {
             for (int n = 0; n <= most; n++) {
@@ -250,14 +251,13 @@ class MessageRingPathTest {
         assertTrue(mismatched.error().getMessage().contains(CALL), mismatched.error().getMessage());
 
         // The receive senders may claim takes another tag: the next message goes into a cell.
-        RecvRequest claimable = PointToPoint.irecv(receiver, CONTEXT, 0, OPENING, new int[1], 0, 1, BasicType.INT,
-            CALL);
+        RecvRequest claimable = recv(0, OPENING, new int[1]);
         int[] spilled = new int[MessageRing.DATA_BYTES / 4];
         for (int i = 0; i < spilled.length; i++) {
             spilled[i] = 100 + i;
         }
         int[] most = new int[spilled.length - 1];
-        RecvRequest posted = PointToPoint.irecv(receiver, CONTEXT, 0, TAG, most, 0, most.length, BasicType.INT, CALL);
+        RecvRequest posted = recv(0, TAG, most);
         long before = ring.nextIndex();
         send(sender, spilled, TAG, SendMode.STANDARD); // one element too many
         assertEquals(before + 1, ring.nextIndex(), "into a cell and its spill");
