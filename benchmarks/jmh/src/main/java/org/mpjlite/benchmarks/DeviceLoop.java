@@ -36,7 +36,13 @@ import org.mpjlite.smpdev.p2p.SendRequest;
  *       posted on rank 1 and acknowledged by a 4-byte reply; the time is one message;</li>
  *   <li>{@code stream-after-small}: the same, after rank 0 has sent rank 1 16 messages of 1 byte
  *       that arrived before their receives were posted (as a program that streamed small messages
- *       first does; such a stream opens the sender's message ring where the device has one).</li>
+ *       first does; such a stream opens the sender's message ring where the device has one);</li>
+ *   <li>{@code solo}: one thread plays both ranks, no other thread runs: it sends a window of
+ *       {@link #WINDOW} messages of {@code size} bytes to rank 1, then, as rank 1, receives them
+ *       (each posted, waited for and recycled); the time is one message, both sides. No line
+ *       crosses between cores, so this is the instruction cost of the path, the part of a stream's
+ *       time that a change of code can move;</li>
+ *   <li>{@code solo-posted}: the same with rank 1's receives posted before the window is sent.</li>
  * </ul>
  *
  * <p>Not thread-safe: one thread calls {@link #segment}. The other rank's thread runs until the JVM
@@ -54,7 +60,7 @@ public final class DeviceLoop {
     private static final int SMALL_FIRST = 16;
 
     /** The loops, by the names {@link SideBySide}'s {@code --loop} takes (lower case). */
-    private enum Loop { PINGPONG, ALLREDUCE, BCAST, STREAM, STREAM_AFTER_SMALL }
+    private enum Loop { PINGPONG, ALLREDUCE, BCAST, STREAM, STREAM_AFTER_SMALL, SOLO, SOLO_POSTED }
 
     private final Loop loop;
     private final Rank me;
@@ -66,6 +72,7 @@ public final class DeviceLoop {
     private final double[] out;
     private final Team team;
     private final Reduction sum = BuiltinOp.SUM.on(Layout.basic(BasicType.DOUBLE));
+    private final RecvRequest[] receives = new RecvRequest[WINDOW];
 
     /**
      * @param loop     {@code pingpong}, {@code allreduce}, {@code bcast} or {@code stream}
@@ -78,7 +85,7 @@ public final class DeviceLoop {
             kind = Loop.valueOf(loop.toUpperCase(java.util.Locale.ROOT).replace('-', '_'));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("unknown loop " + loop
-                + ": pingpong, allreduce, bcast, stream or stream-after-small");
+                + ": pingpong, allreduce, bcast, stream, stream-after-small, solo or solo-posted");
         }
         Job job = Job.create(JobConfig.builder().ranks(2).matching(MatchingKind.valueOf(matching)).build());
         this.loop = kind;
@@ -91,6 +98,10 @@ public final class DeviceLoop {
         this.out = new double[in.length];
         this.team = Team.world(me, COLLECTIVE_CONTEXT);
         me.endpoint().mailbox().confineTo(Thread.currentThread());
+        if (kind == Loop.SOLO || kind == Loop.SOLO_POSTED) {
+            peer.endpoint().mailbox().confineTo(Thread.currentThread());
+            return;
+        }
         if (kind == Loop.STREAM_AFTER_SMALL) {
             // Sent before the other rank's thread starts, so they arrive before their receives.
             for (int i = 0; i < SMALL_FIRST; i++) {
@@ -176,6 +187,28 @@ public final class DeviceLoop {
                     RecvRequest ack = PointToPoint.irecv(me, CONTEXT, 1, TAG, recv, 0, size, BasicType.BYTE, CALL);
                     ack.await(CALL);
                     ack.recycle();
+                }
+                return (System.nanoTime() - start) / ((double) windows * WINDOW);
+            }
+            case SOLO, SOLO_POSTED -> {
+                int windows = Math.max(1, n / WINDOW);
+                boolean posted = loop == Loop.SOLO_POSTED;
+                for (int w = 0; w < windows; w++) {
+                    if (posted) {
+                        for (int i = 0; i < WINDOW; i++) {
+                            receives[i] = PointToPoint.irecv(peer, CONTEXT, 0, TAG, recv, 0, size, BasicType.BYTE, CALL);
+                        }
+                    }
+                    for (int i = 0; i < WINDOW; i++) {
+                        PointToPoint.isend(me, peer, CONTEXT, 0, TAG, send, 0, size, BasicType.BYTE, SendMode.STANDARD,
+                            CALL);
+                    }
+                    for (int i = 0; i < WINDOW; i++) {
+                        RecvRequest r = posted ? receives[i]
+                            : PointToPoint.irecv(peer, CONTEXT, 0, TAG, recv, 0, size, BasicType.BYTE, CALL);
+                        r.await(CALL);
+                        r.recycle();
+                    }
                 }
                 return (System.nanoTime() - start) / ((double) windows * WINDOW);
             }

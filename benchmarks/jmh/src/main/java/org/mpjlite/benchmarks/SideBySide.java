@@ -22,7 +22,7 @@ import java.util.Locale;
  * apart see the same machine, so the ratios are steadier than medians of separate runs.
  *
  * <p>Usage: {@code SideBySide A B [--size BYTES] [--segments N] [--round-trips N] [--warmup N]
- * [--matching LOCK_FREE|LOCKED] [--loop pingpong|allreduce|bcast|stream|stream-after-small]}, where A and B are class paths of a build (each the device's
+ * [--matching LOCK_FREE|LOCKED] [--loop pingpong|allreduce|bcast|stream|stream-after-small|solo|solo-posted]}, where A and B are class paths of a build (each the device's
  * modules' classes and JCTools), such as {@code benchmarks/side-by-side} assembles from two
  * checkouts. Prints one line: each build's median one-way time and its first quartile, and the
  * median and quartiles of the per-pair ratio B/A. Each pair runs A first or B first in turn.
@@ -65,7 +65,7 @@ public final class SideBySide {
     public static void main(String[] args) throws Exception {
         if (args.length < 2) {
             System.err.println("usage: SideBySide CLASSPATH_A CLASSPATH_B [--size BYTES] [--segments N]"
-                + " [--round-trips N] [--warmup N] [--matching LOCK_FREE|LOCKED] [--loop pingpong|allreduce|bcast|stream|stream-after-small]");
+                + " [--round-trips N] [--warmup N] [--matching LOCK_FREE|LOCKED] [--loop pingpong|allreduce|bcast|stream|stream-after-small|solo|solo-posted]");
             System.exit(2);
         }
         Settings settings = Settings.parse(Arrays.asList(args).subList(2, args.length));
