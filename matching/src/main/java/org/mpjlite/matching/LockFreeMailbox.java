@@ -209,6 +209,11 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
     }
 
     @Override
+    public boolean inboxBusy() {
+        return !inbox.isEmpty();
+    }
+
+    @Override
     public ReceiveLine line() {
         return line;
     }
@@ -668,7 +673,8 @@ abstract class LockFreeMailboxSenderFields<M extends Envelope> extends LockFreeM
     static final MessageRing[] NO_RINGS = new MessageRing[0];
     /**
      * The most rings a mailbox opens: each is 8 KB of native memory (16 KB once a message longer
-     * than a cell's own data has spilled), and the owner polls each.
+     * than a cell's own data has spilled; longer ones add an overflow array of up to 928 bytes per
+     * cell, 58 KB per ring and element type), and the owner polls each.
      */
     static final int MAX_RINGS = 8;
 

@@ -66,6 +66,15 @@ public interface Mailbox<M extends Envelope, R extends Envelope> {
         return null;
     }
 
+    /**
+     * Whether messages delivered to the inbox wait to be matched (any thread, without the owner's
+     * lock: a hint, which may be stale as soon as it is read). A sender whose last message is
+     * still there is streaming. False for a mailbox without an inbox of its own.
+     */
+    default boolean inboxBusy() {
+        return false;
+    }
+
     /** Posts a receive: it matches the earliest unexpected message it accepts, or waits posted. */
     void post(R receive);
 

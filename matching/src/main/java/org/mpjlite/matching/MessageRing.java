@@ -8,12 +8,13 @@ import java.nio.ByteOrder;
 /**
  * The small messages of one sending rank to one {@link LockFreeMailbox}, in order: a bounded ring
  * of 128-byte cells in native memory, each an envelope and up to {@link #CELL_BYTES} bytes of data
- * (and up to {@link #DATA_BYTES} with the cell's spill, 128 bytes apart from the cells), which the
- * sender writes and the owner reads when it matches. A stream of small messages thus moves one
- * line per message (up to 32 bytes), where the inbox moves a message object, its copy array and
- * the queue's slot, and makes the sender allocate. A receive that takes the message gets it
- * straight from the cell; otherwise the owner makes its own message of the cell, on its own core,
- * from its own recycled ones.
+ * (up to {@link #CELL_BYTES} + {@link #SPILL_BYTES} with the cell's spill, 128 bytes apart from the
+ * cells; up to {@link #DATA_BYTES} with the cell's overflow, an array of the sender's choosing),
+ * which the sender writes and the owner reads when it matches. A stream of small messages thus
+ * moves one line per message (up to 32 bytes), where the inbox moves a message object, its copy
+ * array and the queue's slot, and makes the sender allocate. A receive that takes the message gets
+ * it straight from the cell; otherwise the owner makes its own message of the cell, on its own
+ * core, from its own recycled ones.
  *
  * <p><b>Order.</b> Once a sender has a ring to a mailbox, every message it sends there keeps the
  * ring's order. A message of at most {@link #DATA_BYTES} bytes takes the ring's next index
@@ -46,14 +47,25 @@ import java.nio.ByteOrder;
  * publish.
  */
 public final class MessageRing extends MessageRingOwnerPadding {
-    /** The most bytes of data a message in a ring carries: {@link #CELL_BYTES} in its cell, the rest in its spill. */
-    public static final int DATA_BYTES = 224;
+    /**
+     * The most bytes of data a message in a ring carries: {@link #CELL_BYTES} in its cell, the rest
+     * in its spill or its overflow. Up to 1 KB a stream's two copies through the ring cost less
+     * than the inbox's message object and queue slot.
+     */
+    public static final int DATA_BYTES = 1024;
     /**
      * The bytes of data in the cell itself, with the envelope: a message of up to 32 bytes is one
      * line, up to 96 two. Longer ones continue in the cell's spill ({@link #spill}), apart, so that
      * the cells of a stream of short messages stay close together.
      */
     public static final int CELL_BYTES = 96;
+    /**
+     * The bytes of data in a cell's spill: a message of up to {@code CELL_BYTES + SPILL_BYTES}
+     * continues there, in native memory as dense as the cells (a stream of such messages touches
+     * one more line per message, next to the last one's); a longer one continues in the cell's
+     * overflow instead ({@link #overflow}).
+     */
+    public static final int SPILL_BYTES = 128;
     /**
      * The kind of a cell that carries no message: its sender failed after claiming the index (the
      * owner waits for every index, so the sender publishes the cell anyway).
@@ -69,7 +81,6 @@ public final class MessageRing extends MessageRingOwnerPadding {
     static final int CELLS = 64;
 
     private static final int CELL = 128;
-    private static final int SPILL = DATA_BYTES - CELL_BYTES;
     private static final int SEQ = 0;
     private static final int CONTEXT = 8;
     private static final int SOURCE = 12;
@@ -106,6 +117,13 @@ public final class MessageRing extends MessageRingOwnerPadding {
      * publishes its cell, so the owner, reading a spilled cell, sees them.
      */
     private volatile ByteBuffer[] spills;
+    /**
+     * Each cell's overflow: an array of the element type of the last message longer than a spill
+     * holds, made by its claimer. Written by the cell's claimer before it publishes the cell, so the
+     * owner, reading the cell, sees the array its message went into; the next claimer of the cell
+     * sees it after the owner has handed the cell back (the consumer index's release and acquire).
+     */
+    private final Object[] overflows = new Object[CELLS];
 
     MessageRing(int id) {
         this.id = id;
@@ -196,12 +214,27 @@ public final class MessageRing extends MessageRingOwnerPadding {
         return (made != null ? made : makeSpills())[cell(index)];
     }
 
+    /**
+     * As {@link #data}: where a message longer than {@code CELL_BYTES + SPILL_BYTES} continues
+     * after the cell's own data, the cell's overflow (null before any such message came there): an
+     * array of the claimer's choosing, so that the data moves with {@code System.arraycopy}
+     * between arrays of its type.
+     */
+    public Object overflow(long index) {
+        return overflows[cell(index)];
+    }
+
+    /** The claimer of {@code index}, before it publishes the cell: the cell's overflow is now {@code array}. */
+    public void overflow(long index, Object array) {
+        overflows[cell(index)] = array;
+    }
+
     /** The spills, made now unless another sender made them first. */
     private ByteBuffer[] makeSpills() {
-        ByteBuffer all = ByteBuffer.allocateDirect(CELLS * SPILL + CELL).alignedSlice(CELL);
+        ByteBuffer all = ByteBuffer.allocateDirect(CELLS * SPILL_BYTES + CELL).alignedSlice(CELL);
         ByteBuffer[] made = new ByteBuffer[CELLS];
         for (int i = 0; i < CELLS; i++) {
-            made[i] = all.slice(i * SPILL, SPILL).order(ByteOrder.nativeOrder());
+            made[i] = all.slice(i * SPILL_BYTES, SPILL_BYTES).order(ByteOrder.nativeOrder());
         }
         ByteBuffer[] first = (ByteBuffer[]) SPILLS.compareAndExchange(this, (ByteBuffer[]) null, made);
         return first != null ? first : made;

@@ -18,10 +18,11 @@
  *       (two cache lines of native memory), and where a sender that claims it for a small message
  *       leaves the message for the owner to complete the receive from;</li>
  *   <li>{@link org.mpjlite.matching.MessageRing}: one sender's small messages to one lock-free
- *       mailbox, in 128-byte cells of native memory (with a spill for up to 224 bytes of data) that
- *       the owner reads when it matches, straight into the receive that takes the message, and the
- *       order all that sender's messages there keep ({@link org.mpjlite.matching.SentEnvelope}: a
- *       message's place in it when it goes through the inbox);
+ *       mailbox, in 128-byte cells of native memory (with a spill and an overflow array for up to
+ *       1 KB of data) that the owner reads when it matches, straight into the receive that takes
+ *       the message, and the order all that sender's messages there keep
+ *       ({@link org.mpjlite.matching.SentEnvelope}: a message's place in it when it goes through
+ *       the inbox);
  *       {@link org.mpjlite.matching.RingReader}: how the owner makes its message of a cell;</li>
  *   <li>{@link org.mpjlite.matching.Envelope}: the matching key with its intrusive list link;
  *       {@code MatchLists}: the posted and unexpected FIFO lists, allocation-free.</li>

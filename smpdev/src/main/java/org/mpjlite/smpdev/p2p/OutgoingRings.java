@@ -10,8 +10,10 @@ import org.mpjlite.smpdev.Tunables;
  * destinations, each remembered once, with its ring or with none when the destination's mailbox
  * opened no ring (so that it is asked once, not at every send). A ring is opened for a stream:
  * after {@link Tunables#RING_AFTER_UNCLAIMED} small messages in a row to one destination found no
- * receive to claim. A ping-pong whose messages find their receives posted, now and then arriving
- * first, opens none and pays nothing for rings (a sender with a ring checks it before every claim).
+ * receive to claim ({@link #unclaimed}), or by a longer message that found the destination's inbox
+ * holding messages ({@link #open}). A ping-pong whose messages find their receives posted, now and
+ * then arriving first, opens none and pays nothing for rings (a sender with a ring checks it before
+ * every claim).
  *
  * <p>Thread safety: lock-free; any thread of the rank looks up and opens. A slot is set once (a
  * compare-and-set from null) and never changes, so two threads opening a ring to one destination at

@@ -24,15 +24,18 @@ import org.mpjlite.smpdev.diag.CallSite;
  * from the sender's buffer into the receiver's, one copy, whatever the size and mode.
  * A small eager message (at most {@link MessageRing#DATA_BYTES} bytes of one basic type) that finds
  * no receive to claim goes into the next cell of the sender's {@link MessageRing} to the receiver
- * (opened once such messages come in a row, a stream; lock-free mailbox only), which the receiver
- * reads when it matches: the cell's line crosses (up to four lines for the longest, which spill)
- * and nothing is allocated. Once a sender has a ring to a
+ * (lock-free mailbox only), which the receiver reads when it matches: the cell's line crosses (and
+ * the spill's or overflow's, for a message longer than the cell's own data) and nothing is
+ * allocated. A ring is opened for a stream: once {@link Tunables#RING_AFTER_UNCLAIMED} messages of
+ * up to {@link Tunables#RING_HABIT_BYTES} in a row found no receive to claim, or by a longer
+ * message that finds the receiver's inbox still holding messages (a ping-pong's message that
+ * arrived before its receive finds it empty, and opens none). Once a sender has a ring to a
  * receiver, all its messages there keep the ring's order, and it claims posted receives only while
- * the ring is drained: for a small message, as the sender last read the receiver's progress
- * ({@link MessageRing#seemsDrained}: a stream reads nothing the receiver writes, and keeps to its
- * ring), for a larger one as it is now. A receive that takes a cell's message as it would take it
- * in its line gets it straight from the cell ({@link Transfer#matchedInCell}). Otherwise the
- * protocol decides:
+ * the ring is drained: for a message of up to {@code RING_HABIT_BYTES}, as the sender last read
+ * the receiver's progress ({@link MessageRing#seemsDrained}: a stream reads nothing the receiver
+ * writes, and keeps to its ring), for a longer one as it is now. A receive that takes a cell's
+ * message as it would take it in its line gets it straight from the cell
+ * ({@link Transfer#matchedInCell}). Otherwise the protocol decides:
  * <ul>
  *   <li>eager (standard or ready mode, at most the eager threshold): the data is copied into the
  *       message's own reused array (up to {@link Tunables#SMALL_COPY_BYTES}) or a pooled buffer, and
@@ -102,11 +105,12 @@ public final class PointToPoint {
                                     int items, TypeMap map, SendMode mode, String call, long flow, MessageRing ring,
                                     boolean claims) {
         boolean fits = flow == 0 && dest != me && fitsRing(me, map, items, mode);
-        if (fits && !claims) {
+        boolean large = map.size() * items > Tunables.RING_HABIT_BYTES;
+        if (fits && !claims && !large) {
             return inRing(me, dest, ring, context, source, tag, buffer, index, items, map, call, null);
         }
         if (!claims) {
-            // Too large for a cell: worth a fresh look at the ring, for a claim moves the data once.
+            // Worth a fresh look at the ring: a claim moves the data once, the ring twice.
             claims = ring.isDrained();
         }
         Message m = me.endpoint().recycler().message(context, source, tag, map, items, call);
@@ -128,7 +132,7 @@ public final class PointToPoint {
             if (dest != me) {
                 // Consumed on this thread, not the receiver's: this rank keeps it for its next send.
                 me.endpoint().recycler().keep(m);
-                if (fits && ring == null) {
+                if (fits && !large && ring == null) {
                     me.endpoint().rings().claimed(dest);
                 }
             }
@@ -136,7 +140,10 @@ public final class PointToPoint {
         }
         if (fits) {
             if (ring == null) {
-                ring = me.endpoint().rings().unclaimed(dest);
+                // A longer message opens a ring only in a stream, messages waiting in the inbox: a
+                // ping-pong's message that arrived before its receive finds the inbox empty.
+                OutgoingRings rings = me.endpoint().rings();
+                ring = !large ? rings.unclaimed(dest) : box.inboxBusy() ? rings.open(dest) : null;
             }
             if (ring != null) {
                 return inRing(me, dest, ring, context, source, tag, buffer, index, items, map, call, m);

@@ -92,6 +92,42 @@ class MessageRingPathTest {
         assertNull(ringOf(sender));
     }
 
+    /**
+     * Messages longer than {@link Tunables#RING_HABIT_BYTES} that arrive before their receives, each
+     * received before the next is sent (a ping-pong's replies), open no ring, however many in a
+     * row; a stream of them opens one at its second message, the first still in the inbox, and
+     * the rest take cells.
+     */
+    @Test
+    void longerMessagesOpenARingOnlyInAStream() {
+        int[] longer = new int[Tunables.RING_HABIT_BYTES / 4 + 1];
+        for (int round = 0; round < 3 * Tunables.RING_AFTER_UNCLAIMED; round++) {
+            longer[0] = round;
+            send(sender, longer, TAG, SendMode.STANDARD); // arrives first
+            int[] got = new int[longer.length];
+            recv(0, got).await(CALL);
+            assertEquals(round, got[0]);
+        }
+        assertNull(ringOf(sender), "a ping-pong's replies open no ring");
+
+        int count = 10;
+        for (int i = 0; i < count; i++) {
+            longer[0] = i;
+            send(sender, longer, TAG, SendMode.STANDARD);
+        }
+        MessageRing ring = ringOf(sender);
+        assertNotNull(ring, "a stream of longer messages opens a ring");
+        assertEquals(count - 1, ring.nextIndex(), "every message after the first in a cell");
+        for (int i = 0; i < count; i++) {
+            int[] got = new int[longer.length];
+            RecvRequest r = recv(0, got);
+            r.await(CALL);
+            assertEquals(i, got[0], "in the order sent");
+            assertEquals(longer.length, r.statusCount());
+        }
+        assertTrue(ring.isDrained());
+    }
+
     /** Every basic type and size a cell holds, sent before any receive is posted. */
     @ParameterizedTest(name = "{0}")
     @EnumSource(value = BasicType.class, names = {"BYTE", "CHAR", "SHORT", "BOOLEAN", "INT", "LONG", "FLOAT", "DOUBLE"})
@@ -269,26 +305,69 @@ class MessageRingPathTest {
         claimable.await(CALL);
     }
 
-    /** NIO buffers of either byte order, sent and received through the ring, keep their values. */
+    /**
+     * NIO buffers of either byte order, sent and received through the ring, keep their values: in
+     * the cell alone, with its spill, and with its overflow.
+     */
     @Test
     void nioBuffersOfEitherByteOrder() {
         openRing(sender);
         for (java.nio.ByteOrder order : new java.nio.ByteOrder[] {java.nio.ByteOrder.BIG_ENDIAN,
             java.nio.ByteOrder.LITTLE_ENDIAN}) {
-            java.nio.ByteBuffer sent = java.nio.ByteBuffer.allocateDirect(48).order(order);
-            for (int i = 0; i < 12; i++) {
-                sent.putInt(4 * i, 1000 + i);
-            }
-            PointToPoint.isend(sender, receiver, CONTEXT, 0, TAG, sent, 0, 12, BasicType.INT, SendMode.STANDARD, CALL);
-            assertFalse(ringOf(sender).isDrained(), "in a cell");
-            java.nio.ByteBuffer got = java.nio.ByteBuffer.allocate(48).order(order);
-            RecvRequest r = PointToPoint.irecv(receiver, CONTEXT, 0, TAG, got, 0, 12, BasicType.INT, CALL);
-            r.await(CALL);
-            assertEquals(12, r.statusCount());
-            for (int i = 0; i < 12; i++) {
-                assertEquals(1000 + i, got.getInt(4 * i), order + " element " + i);
+            for (int n : new int[] {12, 50, MessageRing.DATA_BYTES / 4}) {
+                java.nio.ByteBuffer sent = java.nio.ByteBuffer.allocateDirect(4 * n).order(order);
+                for (int i = 0; i < n; i++) {
+                    sent.putInt(4 * i, 1000 + i);
+                }
+                PointToPoint.isend(sender, receiver, CONTEXT, 0, TAG, sent, 0, n, BasicType.INT, SendMode.STANDARD,
+                    CALL);
+                assertFalse(ringOf(sender).isDrained(), "in a cell");
+                java.nio.ByteBuffer got = java.nio.ByteBuffer.allocate(4 * n).order(order);
+                RecvRequest r = PointToPoint.irecv(receiver, CONTEXT, 0, TAG, got, 0, n, BasicType.INT, CALL);
+                r.await(CALL);
+                assertEquals(n, r.statusCount());
+                for (int i = 0; i < n; i++) {
+                    assertEquals(1000 + i, got.getInt(4 * i), order + ", " + n + " elements, element " + i);
+                }
             }
         }
+    }
+
+    /**
+     * Messages longer than a cell and its spill take the cell's overflow, an array of their element
+     * type: messages of three types in turn, three times round the ring, so that every cell's
+     * overflow changes type, each received posted after it came (straight from the cell) or as a
+     * message the receiver makes of the cell (a receive whose tag it did not match at first).
+     */
+    @Test
+    void overflowsChangeTypeFromMessageToMessage() {
+        MessageRing ring = openRing(sender);
+        RecvRequest claimable = recv(0, OPENING, new int[1]);
+        BasicType[] types = {BasicType.BYTE, BasicType.DOUBLE, BasicType.CHAR};
+        for (int k = 0; k < 3 * 64; k++) {
+            BasicType type = types[k % types.length];
+            int n = (MessageRing.DATA_BYTES - (k % 5) * 40) / type.size();
+            Object data = ReceiveLinePathTest.values(type, n);
+            long before = ring.nextIndex();
+            PointToPoint.isend(sender, receiver, CONTEXT, 0, TAG, data, 0, n, type, SendMode.STANDARD, CALL);
+            assertEquals(before + 1, ring.nextIndex(), "into a cell");
+            if (k % 2 == 1) {
+                // An unmatched probe of another tag drains the ring: the message becomes the receiver's own.
+                assertNull(PointToPoint.iprobe(receiver, CONTEXT, 0, TAG + 1));
+            }
+            Object got = type.newArray(n);
+            RecvRequest r = PointToPoint.irecv(receiver, CONTEXT, 0, TAG, got, 0, n, type, CALL);
+            r.await(CALL);
+            assertFalse(r.failed(), () -> r.error().getMessage());
+            assertEquals(n, r.statusCount());
+            assertEquals(type, r.statusType());
+            for (int i = 0; i < n; i++) {
+                assertEquals(java.lang.reflect.Array.get(data, i), java.lang.reflect.Array.get(got, i),
+                    "message " + k + " of " + type + ", element " + i);
+            }
+        }
+        send(sender, new int[] {7}, OPENING, SendMode.STANDARD);
+        claimable.await(CALL);
     }
 
     /** A probe sees a ring's message with its envelope and size; a matched probe takes it. */
