@@ -50,19 +50,29 @@ final class OutgoingRings {
         return null;
     }
 
-    /** A small message to {@code dest} claimed a posted receive: the count of those that found none restarts. */
-    void claimed(Rank dest) {
+    /**
+     * A message of {@code bytes} that a ring could carry claimed a posted receive of {@code dest}:
+     * for one of up to {@link Tunables#RING_HABIT_BYTES}, the count of those that found none
+     * restarts; a longer one counts nothing.
+     */
+    void claimed(Rank dest, long bytes) {
         int c = dest.id() & (COUNTS - 1);
-        if (unclaimed[c] != 0) {
+        if (bytes <= Tunables.RING_HABIT_BYTES && unclaimed[c] != 0) {
             unclaimed[c] = 0;
         }
     }
 
     /**
-     * A small message to {@code dest}, with no ring, found no receive to claim: the ring to it if
-     * this makes {@link Tunables#RING_AFTER_UNCLAIMED} in a row (opened now, {@link #open}), else null.
+     * A message of {@code bytes} that a ring could carry, to {@code dest} with no ring, found no
+     * receive to claim: the ring to it (opened now, {@link #open}) if this makes
+     * {@link Tunables#RING_AFTER_UNCLAIMED} in a row of up to {@link Tunables#RING_HABIT_BYTES}, or
+     * for a longer message if {@code dest}'s inbox holds messages (a stream: a ping-pong's message
+     * that arrived before its receive finds it empty); else null.
      */
-    MessageRing unclaimed(Rank dest) {
+    MessageRing unclaimed(Rank dest, long bytes) {
+        if (bytes > Tunables.RING_HABIT_BYTES) {
+            return dest.endpoint().mailbox().inboxBusy() ? open(dest) : null;
+        }
         int c = dest.id() & (COUNTS - 1);
         int n = unclaimed[c] + 1;
         if (n < Tunables.RING_AFTER_UNCLAIMED) {

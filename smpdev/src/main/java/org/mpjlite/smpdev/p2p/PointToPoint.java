@@ -93,7 +93,7 @@ public final class PointToPoint {
         boolean claims = ring == null || ring.seemsDrained();
         if (flow == 0 && claims && inLine(dest, context, source, tag, buffer, index, items, map)) {
             if (ring == null && dest != me) {
-                me.endpoint().rings().claimed(dest);
+                me.endpoint().rings().claimed(dest, map.size() * items);
             }
             return me.endpoint().completedSend();
         }
@@ -104,9 +104,9 @@ public final class PointToPoint {
     private static SendRequest send(Rank me, Rank dest, int context, int source, int tag, Object buffer, int index,
                                     int items, TypeMap map, SendMode mode, String call, long flow, MessageRing ring,
                                     boolean claims) {
-        boolean fits = flow == 0 && dest != me && fitsRing(me, map, items, mode);
-        boolean large = map.size() * items > Tunables.RING_HABIT_BYTES;
-        if (fits && !claims && !large) {
+        long bytes = map.size() * items;
+        boolean fits = flow == 0 && dest != me && fitsRing(me, map, bytes, mode);
+        if (fits && !claims && bytes <= Tunables.RING_HABIT_BYTES) {
             return inRing(me, dest, ring, context, source, tag, buffer, index, items, map, call, null);
         }
         if (!claims) {
@@ -132,24 +132,20 @@ public final class PointToPoint {
             if (dest != me) {
                 // Consumed on this thread, not the receiver's: this rank keeps it for its next send.
                 me.endpoint().recycler().keep(m);
-                if (fits && !large && ring == null) {
-                    me.endpoint().rings().claimed(dest);
+                if (fits && ring == null) {
+                    me.endpoint().rings().claimed(dest, bytes);
                 }
             }
             return me.endpoint().completedSend();
         }
         if (fits) {
             if (ring == null) {
-                // A longer message opens a ring only in a stream, messages waiting in the inbox: a
-                // ping-pong's message that arrived before its receive finds the inbox empty.
-                OutgoingRings rings = me.endpoint().rings();
-                ring = !large ? rings.unclaimed(dest) : box.inboxBusy() ? rings.open(dest) : null;
+                ring = me.endpoint().rings().unclaimed(dest, bytes);
             }
             if (ring != null) {
                 return inRing(me, dest, ring, context, source, tag, buffer, index, items, map, call, m);
             }
         }
-        long bytes = m.bytes();
         SendRequest request;
         if (mode == SendMode.BUFFERED) {
             BsendBuffer attached = me.endpoint().bsendBuffer(call);
@@ -188,9 +184,8 @@ public final class PointToPoint {
      * (its datatype the basic one, so the receiver's message of the cell has the sender's signature),
      * not under {@code --check} (whose messages carry their call site).
      */
-    private static boolean fitsRing(Rank me, TypeMap map, int items, SendMode mode) {
+    private static boolean fitsRing(Rank me, TypeMap map, long bytes, SendMode mode) {
         BasicType type = map.base();
-        long bytes = map.size() * items;
         return type != null && map == TypeMap.of(type) && !map.isObjects() && bytes <= MessageRing.DATA_BYTES
             && (mode == SendMode.STANDARD || mode == SendMode.READY) && bytes <= me.job().config().eagerThreshold()
             && !me.job().config().check();
