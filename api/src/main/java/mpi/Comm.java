@@ -575,7 +575,7 @@ public abstract class Comm implements Freeable, Cloneable {
     }
 
     public Status Recv(Object buf, int offset, int count, Datatype type, int source, int tag) {
-        return PointToPointCalls.recv(this, "Recv", buf, offset, count, type, source, tag);
+        return Status.taking(PointToPointCalls.recv(this, "Recv", buf, offset, count, type, source, tag));
     }
 
     public Request Irecv(Object buf, int offset, int count, Datatype type, int source, int tag) {
@@ -605,8 +605,8 @@ public abstract class Comm implements Freeable, Cloneable {
 
     public Status Sendrecv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, int dest, int sendtag,
                            Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int source, int recvtag) {
-        return PointToPointCalls.sendRecv(this, "Sendrecv", sendbuf, sendoffset, sendcount, sendtype, dest, sendtag,
-            recvbuf, recvoffset, recvcount, recvtype, source, recvtag);
+        return Status.taking(PointToPointCalls.sendRecv(this, "Sendrecv", sendbuf, sendoffset, sendcount, sendtype, dest,
+            sendtag, recvbuf, recvoffset, recvcount, recvtype, source, recvtag));
     }
 
     public Status Sendrecv_replace(Object buf, int offset, int count, Datatype type, int dest, int sendtag,
@@ -689,7 +689,7 @@ public abstract class Comm implements Freeable, Cloneable {
     }
 
     public final Status recv(Object buf, int count, Datatype type, int source, int tag) {
-        return PointToPointCalls.recv(this, "recv", buf, 0, count, type, source, tag);
+        return Status.taking(PointToPointCalls.recv(this, "recv", buf, 0, count, type, source, tag));
     }
 
     /** Accepts NIO buffers (as Open MPI) and arrays (as MVAPICH2-J and mpiJava). */
@@ -737,8 +737,8 @@ public abstract class Comm implements Freeable, Cloneable {
 
     public final Status sendRecv(Object sendbuf, int sendcount, Datatype sendtype, int dest, int sendtag,
                                  Object recvbuf, int recvcount, Datatype recvtype, int source, int recvtag) {
-        return PointToPointCalls.sendRecv(this, "sendRecv", sendbuf, 0, sendcount, sendtype, dest, sendtag,
-            recvbuf, 0, recvcount, recvtype, source, recvtag);
+        return Status.taking(PointToPointCalls.sendRecv(this, "sendRecv", sendbuf, 0, sendcount, sendtype, dest, sendtag,
+            recvbuf, 0, recvcount, recvtype, source, recvtag));
     }
 
     public final Status sendRecvReplace(Object buf, int count, Datatype type, int dest, int sendtag, int source,

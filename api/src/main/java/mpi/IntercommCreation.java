@@ -119,8 +119,8 @@ final class IntercommCreation {
         out[1] = mine.size();
         System.arraycopy(mine.worldRanks(), 0, out, 2, mine.size());
         int[] in = new int[2 + job.size()];
-        PointToPointCalls.sendRecv(peer, call, out, 0, out.length, Datatype.INT, remoteLeader, tag, in, 0, in.length,
-            Datatype.INT, remoteLeader, tag);
+        Status.taking(PointToPointCalls.sendRecv(peer, call, out, 0, out.length, Datatype.INT, remoteLeader, tag, in, 0,
+            in.length, Datatype.INT, remoteLeader, tag));
         int[] remoteWorld = Arrays.copyOfRange(in, 2, 2 + in[1]);
         BitSet local = new BitSet();
         for (int i = 0; i < mine.size(); i++) {

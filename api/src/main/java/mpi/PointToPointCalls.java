@@ -107,17 +107,24 @@ final class PointToPointCalls {
      * is then unreachable (a blocking receive never hands it to the program), so it is recycled.
      */
     static Status received(RecvRequest op, String call, Tracer t) {
+        awaitReceived(op, call, t);
+        return Status.taking(op);
+    }
+
+    /**
+     * Waits for a blocking receive, or recycles it and throws its error; a received request is
+     * left for the caller to read its status from and recycle ({@link Status#taking}).
+     */
+    private static void awaitReceived(RecvRequest op, String call, Tracer t) {
         op.await(call);
         if (t != null) {
             t.received(op.flow());
         }
         RuntimeException error = op.error();
-        Status s = error == null ? Status.of(op) : null;
-        op.recycle();
         if (error != null) {
+            op.recycle();
             throw error;
         }
-        return s;
     }
 
     /**
@@ -129,19 +136,30 @@ final class PointToPointCalls {
         t.call(call, start, false, c.toString(), peer, tag, count, type.toString(), type.map.size() * count);
     }
 
-    static Status recv(Comm c, String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
+    /**
+     * A blocking receive up to its completion: the received request, its status not read yet and
+     * not recycled, or null for a receive from {@code PROC_NULL}. Its callers, {@code Comm.recv}
+     * and {@code Comm.Recv}, make the {@link Status} of it ({@link Status#taking}) in a method
+     * small enough to inline into the program's loop, where the JIT drops a status the program
+     * ignores; {@code bin/mpjrun} keeps this method out of line so that they stay that small.
+     */
+    static RecvRequest recv(Comm c, String call, Object buf, int offset, int count, Datatype type, int source,
+                            int tag) {
         try {
             Rank me = c.rank(call);
             Tracer t = me.tracer();
             long start = t == null ? 0 : t.now();
             Reinterpreted view = Reinterpreted.forRecv(call, buf, offset, count, type);
             RecvRequest op = startRecv(c, call, me, Reinterpreted.buffer(view, buf), offset, count, type, source, tag);
-            Status s = op == null ? Status.procNull() : received(op, call, t);
+            if (op != null) {
+                awaitReceived(op, call, t);
+            }
             Reinterpreted.writeBack(view);
             if (t != null) {
-                traced(t, start, call, c, op == null ? source : s.source, op == null ? tag : s.tag, count, type);
+                traced(t, start, call, c, op == null ? source : op.statusSource(), op == null ? tag : op.statusTag(),
+                    count, type);
             }
-            return s;
+            return op;
         } catch (MPIException e) {
             throw c.raise(e);
         }
@@ -203,8 +221,13 @@ final class PointToPointCalls {
         return Reinterpreted.openMpi(init) ? "start" : "Start";
     }
 
-    static Status sendRecv(Comm c, String call, Object sbuf, int soff, int scount, Datatype stype, int dest, int stag,
-                           Object rbuf, int roff, int rcount, Datatype rtype, int source, int rtag) {
+    /**
+     * Sendrecv up to its completion: the received request, its status not read yet and not
+     * recycled, or null for a receive from {@code PROC_NULL}; its callers make the {@link Status}
+     * of it ({@link Status#taking}), as {@link #recv}'s do.
+     */
+    static RecvRequest sendRecv(Comm c, String call, Object sbuf, int soff, int scount, Datatype stype, int dest,
+                                int stag, Object rbuf, int roff, int rcount, Datatype rtype, int source, int rtag) {
         try {
             Rank me = c.rank(call);
             Tracer t = me.tracer();
@@ -215,13 +238,15 @@ final class PointToPointCalls {
             if (s != null) {
                 s.await(call);
             }
-            Status st = r == null ? Status.procNull() : received(r, call, t);
+            if (r != null) {
+                awaitReceived(r, call, t);
+            }
             Reinterpreted.writeBack(view);
             if (t != null) {
                 // The slice shows the send's side; the flows show both messages.
                 traced(t, start, call, c, dest, stag, scount, stype);
             }
-            return st;
+            return r;
         } catch (MPIException e) {
             throw c.raise(e);
         }
@@ -234,11 +259,12 @@ final class PointToPointCalls {
             if (!type.map.isContiguous()) {
                 // The outgoing data leave from a copy of the whole buffer, so the receive can land in place.
                 Object outgoing = Packing.copyOf(buf, type.basic);
-                return sendRecv(c, call, outgoing, offset, count, type, dest, stag, buf, offset, count, type,
-                    source, rtag);
+                return Status.taking(sendRecv(c, call, outgoing, offset, count, type, dest, stag, buf, offset, count,
+                    type, source, rtag));
             }
             Object incoming = type.basic.newArray(count * type.units());
-            Status st = sendRecv(c, call, buf, offset, count, type, dest, stag, incoming, 0, count, type, source, rtag);
+            Status st = Status.taking(sendRecv(c, call, buf, offset, count, type, dest, stag, incoming, 0, count, type,
+                source, rtag));
             if (source != MPI.PROC_NULL) {
                 Copier.copy(incoming, 0, buf, offset, st.Get_elements(type), type.basic);
             }

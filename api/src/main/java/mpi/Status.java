@@ -46,6 +46,28 @@ public class Status {
         return s;
     }
 
+    /**
+     * The status of a completed blocking receive, which is then recycled (nothing else refers to
+     * it); the empty status of {@link #procNull} for a receive from {@code PROC_NULL} (null). Small,
+     * so that it inlines with the constructor into a blocking receive's caller, where the JIT's
+     * escape analysis drops a status the program ignores (see {@code PointToPointCalls.recv}).
+     */
+    static Status taking(org.mpjlite.smpdev.p2p.RecvRequest op) {
+        if (op == null) {
+            return procNull();
+        }
+        int source = op.statusSource();
+        int tag = op.statusTag();
+        int count = op.statusCount();
+        BasicType type = op.statusType();
+        long bytes = op.statusBytes();
+        boolean cancelled = op.isCancelled();
+        op.recycle();
+        Status s = new Status(source, tag, count, type, bytes);
+        s.cancelled = cancelled;
+        return s;
+    }
+
     static Status of(Message m) {
         return new Status(m.source(), m.tag(), m.count(), m.type(), m.bytes());
     }
