@@ -86,12 +86,18 @@ final class PointToPointCalls {
 
     static Request isend(Comm c, String call, Object buf, int offset, int count, Datatype type, int dest, int tag,
                          SendMode mode) {
+        return isend(c, call, buf, offset, count, type, dest, tag, mode, null);
+    }
+
+    /** Isend, or with {@code into} the persistent request it starts again (no new request). */
+    private static Request isend(Comm c, String call, Object buf, int offset, int count, Datatype type, int dest,
+                                 int tag, SendMode mode, Prequest into) {
         try {
             Rank me = c.rank(call);
             Tracer t = me.tracer();
             long start = t == null ? 0 : t.now();
             SendRequest op = startSend(c, call, me, buf, offset, count, type, dest, tag, mode);
-            Request r = new Request(me, op, op == null ? Status.procNull() : null, c);
+            Request r = requestOf(me, op, c, into);
             RequestAudit.send(r, call, c, dest, tag, buf, offset, count, type);
             if (t != null) {
                 traced(t, start, call, c, dest, tag, count, type);
@@ -101,6 +107,20 @@ final class PointToPointCalls {
             throw c.raise(e);
         }
     }
+
+    /**
+     * The program's request for an operation just started ({@code op}; null for a {@code PROC_NULL}
+     * peer, which completes at once): a new one, or the persistent request {@code into}, started again.
+     */
+    private static Request requestOf(Rank me, org.mpjlite.smpdev.Request op, Comm c, Prequest into) {
+        Status preset = op == null ? Status.procNull() : null;
+        if (into == null) {
+            return new Request(me, op, preset, c);
+        }
+        into.started(op, preset, c);
+        return into;
+    }
+
 
     /**
      * Waits for a blocking receive and returns its status, or throws its error. The device request
@@ -166,13 +186,19 @@ final class PointToPointCalls {
     }
 
     static Request irecv(Comm c, String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
+        return irecv(c, call, buf, offset, count, type, source, tag, null);
+    }
+
+    /** Irecv, or with {@code into} the persistent request it starts again (no new request). */
+    private static Request irecv(Comm c, String call, Object buf, int offset, int count, Datatype type, int source,
+                                 int tag, Prequest into) {
         try {
             Rank me = c.rank(call);
             Tracer t = me.tracer();
             long start = t == null ? 0 : t.now();
             Reinterpreted view = Reinterpreted.forRecv(call, buf, offset, count, type);
             RecvRequest op = startRecv(c, call, me, Reinterpreted.buffer(view, buf), offset, count, type, source, tag);
-            Request r = new Request(me, op, op == null ? Status.procNull() : null, c);
+            Request r = requestOf(me, op, c, into);
             if (op != null && view != null) {
                 r.onCompletion = view::writeBack;
             }
@@ -186,6 +212,7 @@ final class PointToPointCalls {
         }
     }
 
+
     static Prequest sendInit(Comm c, String call, Object buf, int offset, int count, Datatype type, int dest, int tag,
                              SendMode mode) {
         try {
@@ -195,7 +222,7 @@ final class PointToPointCalls {
             Check.buffer(call, Reinterpreted.forSend(call, Slices.buffer(from, buf), at, count, type), at, count, type);
             Check.dest(call, dest, c.peerCount(me));
             Check.sendTag(call, tag);
-            return new Prequest(me, () -> isend(c, startCall(call), buf, offset, count, type, dest, tag, mode));
+            return new Prequest(me, into -> isend(c, startCall(call), buf, offset, count, type, dest, tag, mode, into));
         } catch (MPIException e) {
             throw c.raise(e);
         }
@@ -210,7 +237,7 @@ final class PointToPointCalls {
             Check.buffer(call, Reinterpreted.forSend(call, Slices.buffer(from, buf), at, count, type), at, count, type);
             Check.source(call, source, c.peerCount(me));
             Check.recvTag(call, tag);
-            return new Prequest(me, () -> irecv(c, startCall(call), buf, offset, count, type, source, tag));
+            return new Prequest(me, into -> irecv(c, startCall(call), buf, offset, count, type, source, tag, into));
         } catch (MPIException e) {
             throw c.raise(e);
         }

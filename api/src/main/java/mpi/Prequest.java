@@ -8,10 +8,10 @@ import org.mpjlite.smpdev.Rank;
  * freed.
  */
 public class Prequest extends Request {
-    /** Begins the bound operation once; returns the request it started (op or preset status). */
+    /** Begins the bound operation once, in the persistent request given ({@link #started}). */
     @FunctionalInterface
     interface Starter {
-        Request start();
+        void start(Prequest into);
     }
 
     private final Starter starter;
@@ -34,12 +34,20 @@ public class Prequest extends Request {
             throw new MPIException(MPI.ERR_REQUEST, "Start: the persistent request is already active"
                 + " (wait for it before starting it again)");
         }
-        Request started = starter.start();
-        op = started.op;
-        preset = started.preset;
-        comm = started.comm;
-        audit = started.audit;
-        onCompletion = started.onCompletion;
+        starter.start(this);
+    }
+
+    /**
+     * The bound operation has begun again as {@code op} (null for a {@code PROC_NULL} peer, with its
+     * {@code preset} status), errors going through {@code comm}'s handler; the call that started it
+     * attaches its audit and completion work afterwards. No request is made per start.
+     */
+    void started(org.mpjlite.smpdev.Request op, Status preset, Comm comm) {
+        this.op = op;
+        this.preset = preset;
+        this.comm = comm;
+        audit = null;
+        onCompletion = null;
     }
 
     public static void Startall(Prequest[] requests) {

@@ -176,7 +176,41 @@ public class Request {
 
     /** Waits for completion and returns the status. */
     public Status Wait() {
-        return await("Wait");
+        return awaitStatus("Wait");
+    }
+
+    /**
+     * Waits for completion and collects the request; its status. Small, so that it inlines into
+     * the program's loop, where the JIT drops a status the program ignores: the wait and the
+     * collection are out of line ({@link #awaitOperation}, {@link #collectAwaited}; {@code bin/mpjrun}
+     * keeps them there) and the status is made here, from the completed operation. A request with no
+     * operation (inactive, or completed at once for a {@code PROC_NULL} peer), or of a rank that
+     * records a trace, takes the general path.
+     */
+    private Status awaitStatus(String call) {
+        org.mpjlite.smpdev.Request r = awaitOperation(call);
+        if (r == null) {
+            return await(call);
+        }
+        Status s = Status.of(r);
+        collectAwaited();
+        return s;
+    }
+
+    /** This request's operation once complete, not yet collected; null if {@link #awaitStatus} takes the general path. */
+    private org.mpjlite.smpdev.Request awaitOperation(String call) {
+        org.mpjlite.smpdev.Request r = op;
+        if (r == null || rank.tracer() != null) {
+            return null;
+        }
+        rank.checkCaller(call);
+        r.await(call);
+        return r;
+    }
+
+    /** Collects the operation {@link #awaitOperation} waited for: recycles it, throws its error, finishes its work. */
+    private void collectAwaited() {
+        collect(false);
     }
 
     /** The status if complete (the request is then done), else null. */
@@ -348,7 +382,7 @@ public class Request {
     }
 
     public final Status waitStatus() {
-        return await("waitStatus");
+        return awaitStatus("waitStatus");
     }
 
     /** True if complete (the request is then done). */

@@ -56,15 +56,8 @@ public class Status {
         if (op == null) {
             return procNull();
         }
-        int source = op.statusSource();
-        int tag = op.statusTag();
-        int count = op.statusCount();
-        BasicType type = op.statusType();
-        long bytes = op.statusBytes();
-        boolean cancelled = op.isCancelled();
+        Status s = of(op);
         op.recycle();
-        Status s = new Status(source, tag, count, type, bytes);
-        s.cancelled = cancelled;
         return s;
     }
 

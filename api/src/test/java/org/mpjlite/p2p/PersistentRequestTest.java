@@ -51,6 +51,51 @@ class PersistentRequestTest {
         sums.forEach(s -> assertEquals(ROUNDS * (ROUNDS - 1) / 2, s));
     }
 
+    @Jobs.MultiRanksBothProtocols
+    @DisplayName("A persistent receive from any source with any tag, restarted: each Wait and waitStatus has its start's"
+        + " source, tag and count, and statuses kept from earlier starts do not change; a PROC_NULL one is empty")
+    void statusesOfEveryStart(World w) {
+        w.run(() -> {
+            int[] three = new int[3];
+            int[] two = new int[2];
+            int[] in = new int[3];
+            Prequest sendThree = MPI.COMM_WORLD.Send_init(three, 0, 3, MPI.INT, right(), 5);
+            Prequest sendTwo = MPI.COMM_WORLD.sendInit(two, 2, MPI.INT, right(), 6);
+            Prequest recv = MPI.COMM_WORLD.Recv_init(in, 0, 3, MPI.INT, MPI.ANY_SOURCE, MPI.ANY_TAG);
+            Prequest none = MPI.COMM_WORLD.recvInit(in, 1, MPI.INT, MPI.PROC_NULL, 9);
+            List<Status> kept = new java.util.ArrayList<>();
+            for (int round = 0; round < ROUNDS; round++) {
+                boolean odd = round % 2 == 1;
+                three[0] = round;
+                two[0] = -round;
+                recv.Start();
+                Prequest send = odd ? sendTwo : sendThree;
+                send.Start();
+                send.Wait();
+                Status s = odd ? recv.waitStatus() : recv.Wait();
+                assertEquals(left(), s.getSource(), "round " + round);
+                assertEquals(odd ? 6 : 5, s.getTag(), "round " + round);
+                assertEquals(odd ? 2 : 3, s.getCount(MPI.INT), "round " + round);
+                assertEquals(odd ? -round : round, in[0], "round " + round);
+                kept.add(s);
+                none.start();
+                Status empty = odd ? none.waitStatus() : none.Wait();
+                assertEquals(MPI.PROC_NULL, empty.getSource(), "round " + round);
+                assertEquals(MPI.ANY_TAG, empty.getTag(), "round " + round);
+                assertEquals(0, empty.getCount(MPI.INT), "round " + round);
+            }
+            for (int round = 0; round < ROUNDS; round++) {
+                boolean odd = round % 2 == 1;
+                assertEquals(odd ? 6 : 5, kept.get(round).getTag(), "kept status of round " + round);
+                assertEquals(odd ? 2 : 3, kept.get(round).getCount(MPI.INT), "kept status of round " + round);
+            }
+            for (Prequest p : new Prequest[] {sendThree, sendTwo, recv, none}) {
+                p.Free();
+            }
+            return null;
+        });
+    }
+
     @Jobs.PairsBothProtocols
     @DisplayName("Ssend_init, Bsend_init and Rsend_init restarted with Start/Wait deliver every round")
     void everySendModeRestarted(World w) {
