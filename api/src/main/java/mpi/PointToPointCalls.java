@@ -121,7 +121,6 @@ final class PointToPointCalls {
         return into;
     }
 
-
     /**
      * Waits for a blocking receive and returns its status, or throws its error. The device request
      * is then unreachable (a blocking receive never hands it to the program), so it is recycled.
@@ -211,7 +210,6 @@ final class PointToPointCalls {
             throw c.raise(e);
         }
     }
-
 
     static Prequest sendInit(Comm c, String call, Object buf, int offset, int count, Datatype type, int dest, int tag,
                              SendMode mode) {

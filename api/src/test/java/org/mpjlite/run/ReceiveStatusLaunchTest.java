@@ -4,10 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -97,12 +95,10 @@ class ReceiveStatusLaunchTest {
     @ValueSource(ints = {1, 2})
     @Timeout(240)
     void ignoredStatusesAreNotAllocated(int ranks) throws Exception {
-        Process p = Subprocesses.startMpjrun(List.of("-np", String.valueOf(ranks), program().toString()));
-        StringBuilder err = Subprocesses.drain(p.getErrorStream());
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(200, TimeUnit.SECONDS), "mpjrun did not end");
-        String report = out + err;
-        assertEquals(0, p.exitValue(), report);
+        List<String> run = Subprocesses.runMpjrun(200, "-np", String.valueOf(ranks), program().toString());
+        String out = run.get(1);
+        String report = out + run.get(2);
+        assertEquals(0, Integer.parseInt(run.get(0)), report);
         assertFalse(out.contains("CompileCommand"), "the launcher's JIT directives printed: " + report);
         List<String> lines = out.lines().toList();
         assertEquals(ranks, lines.size(), report);

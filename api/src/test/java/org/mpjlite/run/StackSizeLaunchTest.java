@@ -4,13 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -55,13 +53,7 @@ class StackSizeLaunchTest {
 
     /** Runs bin/mpjrun; returns its exit code, then its output (the program's) and its errors. */
     private static List<String> mpjrun(String... args) throws Exception {
-        Process p = Subprocesses.startMpjrun(List.of(args));
-        StringBuilder err = Subprocesses.drain(p.getErrorStream());
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "mpjrun did not end");
-        synchronized (err) {
-            return List.of(String.valueOf(p.exitValue()), out, err.toString());
-        }
+        return Subprocesses.runMpjrun(60, args);
     }
 
     @ParameterizedTest(name = "{0} threads, {1} ranks")

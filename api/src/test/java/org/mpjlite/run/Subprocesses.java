@@ -1,5 +1,6 @@
 package org.mpjlite.run;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.BufferedReader;
@@ -11,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /** Helpers of the tests that run {@code bin/mpjrun} in a subprocess and send it signals. */
 final class Subprocesses {
@@ -48,6 +50,20 @@ final class Subprocesses {
         pb.environment().put("MPJLITE_CLASSPATH", System.getProperty("java.class.path"));
         pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
         return pb.start();
+    }
+
+    /**
+     * Runs {@code bin/mpjrun args} to its end, at most {@code seconds} (else the test fails); returns
+     * its exit code, then its output (the program's) and its errors.
+     */
+    static List<String> runMpjrun(long seconds, String... args) throws IOException, InterruptedException {
+        Process p = startMpjrun(List.of(args));
+        StringBuilder err = drain(p.getErrorStream());
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(seconds, TimeUnit.SECONDS), "mpjrun did not end");
+        synchronized (err) {
+            return List.of(String.valueOf(p.exitValue()), out, err.toString());
+        }
     }
 
     /** The lines {@code p} writes to its standard output. */

@@ -1,6 +1,7 @@
 package org.mpjlite.smpdev;
 
 import java.time.Duration;
+import org.mpjlite.matching.MessageRing;
 
 /**
  * Every threshold and tuning constant of the device, in one place, each with what it controls and
@@ -56,16 +57,17 @@ public final class Tunables {
     public static final int SMALL_COPY_BYTES = 1024;
 
     /**
-     * Messages of at most this many bytes go by the habits of a stream of small messages: they take
-     * the sender's message ring whenever its last reading of the receiver's progress shows the ring
-     * busy (a stream reads nothing the receiver writes), and count toward opening a ring
+     * Messages of at most this many bytes, those a ring's cell and its dense spill hold (224), go
+     * by the habits of a stream of small messages: they take the sender's message ring whenever its
+     * last reading of the receiver's progress shows the ring busy (a stream reads nothing the
+     * receiver writes), and count toward opening a ring
      * ({@link #RING_AFTER_UNCLAIMED}). A longer message reads the progress again and claims a
      * receive posted meanwhile if it may, moving its data once instead of twice, and opens a ring
      * only when the receiver's inbox holds messages: a ping-pong of 256 B to 1 KB went through a
      * ring opened by its replies that arrived first, and read 1.1-1.3x the time without these
      * rules, side by side; messages up to this size measured better by the stream's habits.
      */
-    public static final int RING_HABIT_BYTES = 224;
+    public static final int RING_HABIT_BYTES = MessageRing.CELL_BYTES + MessageRing.SPILL_BYTES;
 
     /**
      * The least size of a message's own copy array (see {@link #SMALL_COPY_BYTES}): one cache line,

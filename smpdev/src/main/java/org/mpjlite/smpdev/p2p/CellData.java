@@ -27,7 +27,7 @@ final class CellData {
         if (rest == 0) {
             return;
         }
-        Object to = rest * type.size() <= MessageRing.SPILL_BYTES ? ring.spill(cell) : overflowFor(ring, cell, type);
+        Object to = fitsSpill(rest, type) ? ring.spill(cell) : overflowFor(ring, cell, type);
         Copier.copy(buffer, index + inCell, to, 0, rest, type);
     }
 
@@ -39,8 +39,13 @@ final class CellData {
         if (rest == 0) {
             return;
         }
-        Object from = rest * type.size() <= MessageRing.SPILL_BYTES ? ring.spill(cell) : ring.overflow(cell);
+        Object from = fitsSpill(rest, type) ? ring.spill(cell) : ring.overflow(cell);
         Copier.copy(from, 0, buffer, index + inCell, rest, type);
+    }
+
+    /** Whether the {@code rest} elements of a message past its cell go into the spill, not the overflow. */
+    private static boolean fitsSpill(int rest, BasicType type) {
+        return rest * type.size() <= MessageRing.SPILL_BYTES;
     }
 
     /**
