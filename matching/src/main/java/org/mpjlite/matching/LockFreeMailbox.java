@@ -219,6 +219,13 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
     }
 
     @Override
+    public void passOwnerLock() {
+        if (lockUnlessConfined()) {
+            ownerLock.unlock();
+        }
+    }
+
+    @Override
     public void confineTo(Thread owner) {
         confined = owner;
     }

@@ -75,6 +75,19 @@ public interface Mailbox<M extends Envelope, R extends Envelope> {
         return false;
     }
 
+    /**
+     * Takes and releases the owner lock, for a thread of the owner about to park: called after it
+     * registers on its rank's doorbell and before it re-checks what it waits for. A mailbox whose
+     * handler completes receives under that lock with a release store rather than a volatile write
+     * ({@link MatchHandler#matchedInLine}, {@link MatchHandler#matchedInCell}) relies on it: either
+     * the completer's critical section came first, and the caller's re-check sees the completion,
+     * or the caller's pass came first, and the completer's ring sees the registration. Nothing for
+     * a mailbox that completes nothing that way, or one confined to the calling thread (whose
+     * owner completions are its own).
+     */
+    default void passOwnerLock() {
+    }
+
     /** Posts a receive: it matches the earliest unexpected message it accepts, or waits posted. */
     void post(R receive);
 

@@ -19,7 +19,10 @@ public interface MatchHandler<M extends Envelope, R extends Envelope> {
     /**
      * A sender left a message for {@code receive} in the mailbox's {@link ReceiveLine} (status and
      * data): move the data into the receive and complete it. Called once per such message, on a
-     * thread of the receiving rank, before the line is published again. Only receives posted with
+     * thread of the receiving rank, under the mailbox's owner lock (or on the thread the mailbox is
+     * confined to), before the line is published again. The completion may be a release store
+     * rather than a volatile write: a thread of the owner that parks passes the owner lock
+     * ({@link Mailbox#passOwnerLock}) between registering and re-checking. Only receives posted with
      * a line kind ({@link Envelope#takesInLine}) get messages this way; a handler whose receives
      * never take any is never called here.
      */
@@ -31,8 +34,9 @@ public interface MatchHandler<M extends Envelope, R extends Envelope> {
      * The message at {@code index} of a {@link MessageRing}, still in its cell, matched
      * {@code receive}, which takes it as it would in the line ({@link Envelope#takesAsLine}: same
      * kind, and it fits): move the data into the receive and complete it. Called on a thread of
-     * the receiving rank, under the mailbox's owner lock, before the cell is handed back to its
-     * sender. Only receives posted with a line kind get messages this way.
+     * the receiving rank, under the mailbox's owner lock (or on the thread the mailbox is confined
+     * to), before the cell is handed back to its sender; the completion may be a release store, as
+     * for {@link #matchedInLine}. Only receives posted with a line kind get messages this way.
      */
     default void matchedInCell(R receive, MessageRing ring, long index) {
         throw new UnsupportedOperationException("this handler takes no message in a ring's cell");

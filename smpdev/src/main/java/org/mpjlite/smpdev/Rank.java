@@ -199,6 +199,11 @@ public final class Rank implements Waiter {
     }
 
     @Override
+    public void passOwnerLock() {
+        endpoint.mailbox().passOwnerLock();
+    }
+
+    @Override
     public boolean hasArrivals() {
         return endpoint.mailbox().hasArrivals();
     }

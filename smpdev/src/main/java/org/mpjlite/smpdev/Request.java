@@ -15,7 +15,9 @@ import org.mpjlite.smpdev.wait.Condition;
  * the status fields and the received data, then sets {@code complete} with a volatile write and
  * rings the owner's doorbell. A thread that sees {@code complete == true} (volatile read) therefore
  * sees the status and every byte of the data: MPI's "after Wait returns, the buffer holds the
- * message" is a happens-before edge through this field.
+ * message" is a happens-before edge through this field. The owner's mailbox, completing a receive
+ * under its owner lock, sets it with a release store instead ({@link #completeInMailbox}): the
+ * same edge, without the store-load fence a volatile write costs.
  *
  * <p>The completing methods ({@link #complete}, {@link #fail}, {@link #startCopy}) are public for
  * the device's protocol packages (point-to-point transfer, collectives); the API layer only reads.
@@ -97,6 +99,28 @@ public abstract class Request extends Envelope implements Condition, Awaited {
 
     /** Completes with a status of {@code count} elements ({@code bytes} bytes) of {@code type} (null: mixed). */
     public final void complete(int source, int tag, int count, BasicType type, long bytes) {
+        setStatus(source, tag, count, type, bytes);
+        complete = true;
+        completed();
+    }
+
+    /**
+     * Completes as {@link #complete} does, for the owner's mailbox, which matched this receive
+     * itself (a message in its receive line or in a ring's cell) and holds its owner lock, or runs
+     * on the one thread it is confined to. The completion is a release store, not a volatile
+     * write: a thread that sees it sees the status and the data all the same, and the store-load
+     * fence a volatile write costs is not needed for the doorbell, because a thread of the owner
+     * that parks passes the owner lock after registering ({@code Mailbox.passOwnerLock}), and so
+     * does {@link #join}: either this completion's critical section comes first and they see it,
+     * or theirs does and the ring and the group's read below see them.
+     */
+    public final void completeInMailbox(int source, int tag, int count, BasicType type, long bytes) {
+        setStatus(source, tag, count, type, bytes);
+        COMPLETE.setRelease(this, true);
+        completed();
+    }
+
+    private void setStatus(int source, int tag, int count, BasicType type, long bytes) {
         statusSource = source;
         statusTag = tag;
         statusCount = count;
@@ -104,7 +128,10 @@ public abstract class Request extends Envelope implements Condition, Awaited {
             statusType = type;
         }
         statusBytes = bytes;
-        complete = true;
+    }
+
+    /** Wakes the owner's parked threads and counts this request in its group, once it is complete. */
+    private void completed() {
         owner.wake();
         RequestGroup g = group;
         if (g != null) {
@@ -115,10 +142,13 @@ public abstract class Request extends Envelope implements Condition, Awaited {
     /**
      * Makes {@code g} count this request's completion, now if it is already complete. Both this
      * and {@link #complete} write one volatile and then read the other's, so at least one of them
-     * sees both; the compare-and-set of {@link #counted} makes it exactly one.
+     * sees both ({@link #completeInMailbox} writes with a release store under the owner lock, which
+     * this passes between its write and its read); the compare-and-set of {@link #counted} makes it
+     * exactly one.
      */
     final void join(RequestGroup g) {
         group = g;
+        owner.passOwnerLock();
         if (complete) {
             countIn(g);
         }

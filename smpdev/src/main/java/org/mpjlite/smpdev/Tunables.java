@@ -15,10 +15,11 @@ import org.mpjlite.matching.MessageRing;
  *
  * <p>Constants only; the wait package takes its values from here through {@link Job}, since it
  * imports nothing else of the device. The data package, which uses nothing of the runtime either,
- * keeps its one threshold beside the code it steers: {@code Copier}'s short run (32 elements of a
- * type wider than a byte), up to which elements move between an array and a {@code ByteBuffer} one
- * by one rather than through a typed view, whose two objects would cost more than a small
- * message's copy.
+ * keeps its two thresholds beside the code they steer: {@code Copier}'s short run (32 elements of
+ * a type wider than a byte), up to which elements move between an array and a {@code ByteBuffer}
+ * one by one rather than through a typed view, whose two objects would cost more than a small
+ * message's copy; and its few bytes (64), up to which bytes move eight at a time rather than
+ * through the buffer's bulk access.
  */
 public final class Tunables {
     private Tunables() {

@@ -55,7 +55,7 @@ public final class Transfer implements MatchHandler<Message, RecvRequest> {
             failUnwritable(r, e, line.source(), line.tag(), type);
             return;
         }
-        r.complete(line.source(), line.tag(), n, type, (long) n * type.size());
+        r.completeInMailbox(line.source(), line.tag(), n, type, (long) n * type.size());
     }
 
     /**
@@ -72,7 +72,7 @@ public final class Transfer implements MatchHandler<Message, RecvRequest> {
             failUnwritable(r, e, ring.source(index), ring.tag(index), type);
             return;
         }
-        r.complete(ring.source(index), ring.tag(index), n, type, (long) n * type.size());
+        r.completeInMailbox(ring.source(index), ring.tag(index), n, type, (long) n * type.size());
     }
 
     /**

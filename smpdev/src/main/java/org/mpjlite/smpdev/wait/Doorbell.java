@@ -1,7 +1,8 @@
 package org.mpjlite.smpdev.wait;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Arrays;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -10,14 +11,19 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Protocol (a Dekker handshake): a waiter {@link #add}s itself, then re-checks its condition,
  * then parks; a signaller first makes the condition true (a volatile write, or the atomic add of
- * a queue offer: the lock-free mailbox's inbox), then {@link #ring}s. Both sides' operations are sequentially
- * consistent, so either the signaller sees the waiter and unparks it, or the waiter's re-check sees
- * the condition: no wake-up is lost. {@link java.util.concurrent.locks.LockSupport#unpark} before
- * {@code park} is remembered, so an early ring is not lost either.
+ * a queue offer: the lock-free mailbox's inbox), then {@link #ring}s. Both sides' operations are
+ * sequentially consistent, so either the signaller sees the waiter and unparks it, or the waiter's
+ * re-check sees the condition: no wake-up is lost. The one signaller without a fence is the
+ * rank's own mailbox completing a receive under its owner lock (a release store); the waiter
+ * passes that lock between its {@code add} and its re-check ({@link Waiter#passOwnerLock}), so one
+ * of the two critical sections comes first and the same holds.
+ * {@link java.util.concurrent.locks.LockSupport#unpark} before {@code park} is remembered, so an
+ * early ring is not lost either.
  *
- * <p>Thread safety: lock-free. The parked set is a copy-on-write array behind an
- * {@link AtomicReference}: waiters (rare, slow path) pay a CAS, and a lone waiter no allocation; a
- * ring with nobody parked (the common case) costs one volatile read.
+ * <p>Thread safety: lock-free. The parked set is a copy-on-write array in a volatile field of the
+ * doorbell itself: waiters (rare, slow path) pay a compare-and-set, and a lone waiter no
+ * allocation; a ring with nobody parked (the common case) costs one volatile read, with no object
+ * in between to load first.
  */
 public final class Doorbell {
     private static final Thread[] NONE = new Thread[0];
@@ -29,11 +35,22 @@ public final class Doorbell {
     private static final ThreadLocal<Thread[]> ALONE =
         ThreadLocal.withInitial(() -> new Thread[] {Thread.currentThread()});
 
-    private final AtomicReference<Thread[]> parked = new AtomicReference<>(NONE);
+    private static final VarHandle PARKED;
+
+    static {
+        try {
+            PARKED = MethodHandles.lookup().findVarHandle(Doorbell.class, "parked", Thread[].class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** The parked set, read by every ring: a field of its own, not behind another object. */
+    private volatile Thread[] parked = NONE;
 
     /** Unparks every thread parked here; one volatile read when none is. */
     public void ring() {
-        Thread[] waiters = parked.get();
+        Thread[] waiters = parked;
         for (Thread t : waiters) {
             LockSupport.unpark(t);
         }
@@ -42,7 +59,7 @@ public final class Doorbell {
     /** Registers {@code t} (the calling thread) before it re-checks its condition and parks. */
     public void add(Thread t) {
         for (;;) {
-            Thread[] cur = parked.get();
+            Thread[] cur = parked;
             Thread[] next;
             if (cur.length == 0 && t == Thread.currentThread()) {
                 next = ALONE.get();
@@ -50,7 +67,7 @@ public final class Doorbell {
                 next = Arrays.copyOf(cur, cur.length + 1);
                 next[cur.length] = t;
             }
-            if (parked.compareAndSet(cur, next)) {
+            if (PARKED.compareAndSet(this, cur, next)) {
                 return;
             }
         }
@@ -59,7 +76,7 @@ public final class Doorbell {
     /** Unregisters {@code t} once it stops waiting. */
     public void remove(Thread t) {
         for (;;) {
-            Thread[] cur = parked.get();
+            Thread[] cur = parked;
             int i = indexOf(cur, t);
             if (i < 0) {
                 return;
@@ -72,7 +89,7 @@ public final class Doorbell {
                 System.arraycopy(cur, 0, next, 0, i);
                 System.arraycopy(cur, i + 1, next, i, cur.length - i - 1);
             }
-            if (parked.compareAndSet(cur, next)) {
+            if (PARKED.compareAndSet(this, cur, next)) {
                 return;
             }
         }

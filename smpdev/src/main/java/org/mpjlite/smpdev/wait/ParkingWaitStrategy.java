@@ -55,12 +55,16 @@ final class ParkingWaitStrategy implements WaitStrategy {
         }
     }
 
-    /** One park, after the Dekker handshake of {@link Doorbell}: register, re-check, park. */
+    /**
+     * One park, after the Dekker handshake of {@link Doorbell}: register, pass the owner lock (for
+     * completions the mailbox makes without a fence, {@link Waiter#passOwnerLock}), re-check, park.
+     */
     private static void parkOnce(Waiter waiter, Condition condition) {
         Thread me = Thread.currentThread();
         Doorbell bell = waiter.doorbell();
         bell.add(me);
         try {
+            waiter.passOwnerLock();
             waiter.progress();
             if (condition.isMet() || waiter.jobFailed() || me.isInterrupted() || waiter.hasArrivals()) {
                 return;

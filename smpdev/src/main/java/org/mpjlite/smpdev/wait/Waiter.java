@@ -12,6 +12,13 @@ public interface Waiter {
     void progress();
 
     /**
+     * Takes and releases the lock under which the waiter's mailbox completes receives without a
+     * fence ({@code Mailbox.passOwnerLock}): a thread registered on the doorbell calls it before it
+     * re-checks its condition, so that it either sees such a completion or is seen by its ring.
+     */
+    void passOwnerLock();
+
+    /**
      * True if a message may have arrived that {@link #progress} has not matched yet, its sender
      * between taking its place and storing it: a waiter registered on the doorbell re-checks
      * instead of parking, since that sender may have read the doorbell before it registered.

@@ -30,15 +30,27 @@ class WaitStrategyTest {
     private static final class FakeWaiter implements Waiter {
         final Doorbell bell = new Doorbell();
         final AtomicInteger progress = new AtomicInteger();
+        final AtomicInteger lockPasses = new AtomicInteger();
         final List<String> entered = new CopyOnWriteArrayList<>();
         final List<Object> left = new CopyOnWriteArrayList<>();
         volatile boolean failed;
+        /** Run at each pass of the owner lock: what the owner completed in its critical section. */
+        volatile Runnable atPass;
         /** What {@link #hasArrivals} says: a sender is storing a message, and will not ring. */
         volatile boolean arriving;
 
         @Override
         public void progress() {
             progress.incrementAndGet();
+        }
+
+        @Override
+        public void passOwnerLock() {
+            lockPasses.incrementAndGet();
+            Runnable r = atPass;
+            if (r != null) {
+                r.run();
+            }
         }
 
         @Override
@@ -135,6 +147,25 @@ class WaitStrategyTest {
         t.join(10_000);
         assertFalse(t.isAlive(), "kept re-checking while the message was arriving, without a ring");
         assertTrue(w.progress.get() > 10_000, "progress made at each re-check");
+    }
+
+    /**
+     * The mailbox completes a receive under its owner lock without a fence and rings only the
+     * threads already registered: a waiter must pass that lock after registering and re-check after
+     * it. Here the completion happens in the pass, and nothing rings; a waiter that re-checked
+     * before passing would stay parked past the test's timeout.
+     */
+    @ParameterizedTest
+    @MethodSource("strategies")
+    void aWaiterReChecksAfterPassingTheOwnerLock(WaitStrategy strategy) throws Exception {
+        FakeWaiter w = new FakeWaiter();
+        AtomicInteger done = new AtomicInteger();
+        w.atPass = () -> done.set(1);
+        Thread t = new Thread(() -> strategy.await(w, () -> done.get() == 1, "Wait"));
+        t.start();
+        t.join(10_000);
+        assertFalse(t.isAlive(), "saw the completion made in the owner's critical section, without a ring");
+        assertEquals(1, w.lockPasses.get(), "passed the owner lock once, before its one park");
     }
 
     @ParameterizedTest

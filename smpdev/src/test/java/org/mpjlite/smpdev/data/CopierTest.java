@@ -1,0 +1,129 @@
+package org.mpjlite.smpdev.data;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Byte runs between arrays and ByteBuffers, below, at and above the length up to which they move
+ * as longs ({@link Copier#FEW_BYTES}), at offsets that split the longs: every byte arrives, none
+ * outside the run is touched, whatever the buffers' kinds and byte orders.
+ */
+class CopierTest {
+    private static final int ROOM = Copier.FEW_BYTES + 24;
+
+    static Stream<Arguments> buffers() {
+        return Stream.of(
+            Arguments.of("direct, native order", true, ByteOrder.nativeOrder()),
+            Arguments.of("direct, big-endian", true, ByteOrder.BIG_ENDIAN),
+            Arguments.of("direct, little-endian", true, ByteOrder.LITTLE_ENDIAN),
+            Arguments.of("heap, native order", false, ByteOrder.nativeOrder()),
+            Arguments.of("heap, big-endian", false, ByteOrder.BIG_ENDIAN));
+    }
+
+    private static ByteBuffer buffer(boolean direct, ByteOrder order) {
+        ByteBuffer b = direct ? ByteBuffer.allocateDirect(ROOM) : ByteBuffer.allocate(ROOM);
+        return b.order(order);
+    }
+
+    /** Bytes {@code seed}, {@code seed + 1}, ... (wrapping), distinct within any run. */
+    private static byte[] pattern(int seed) {
+        byte[] a = new byte[ROOM];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = (byte) (seed + i);
+        }
+        return a;
+    }
+
+    private static byte[] contents(ByteBuffer b) {
+        byte[] a = new byte[ROOM];
+        b.get(0, a, 0, ROOM);
+        return a;
+    }
+
+    /** What {@code before} becomes once {@code n} bytes of {@code from} at {@code src} land at {@code dst}. */
+    private static byte[] expected(byte[] before, byte[] from, int src, int dst, int n) {
+        byte[] e = before.clone();
+        System.arraycopy(from, src, e, dst, n);
+        return e;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("buffers")
+    void arrayToBufferAndBack(String name, boolean direct, ByteOrder order) {
+        for (int n = 0; n <= Copier.FEW_BYTES + 9; n++) {
+            for (int off : new int[] {0, 1, 3, 8}) {
+                byte[] src = pattern(7);
+                ByteBuffer b = buffer(direct, order);
+                b.put(0, pattern(100), 0, ROOM);
+                byte[] before = contents(b);
+                Copier.copy(src, off, b, 5, n, BasicType.BYTE);
+                assertArrayEquals(expected(before, src, off, 5, n), contents(b),
+                    name + ": " + n + " bytes from " + off);
+
+                byte[] dst = pattern(50);
+                Copier.copy(b, 5, dst, off + 2, n, BasicType.BYTE);
+                assertArrayEquals(expected(pattern(50), contents(b), 5, off + 2, n), dst,
+                    name + ": " + n + " bytes back to " + (off + 2));
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("buffers")
+    void bufferToBuffer(String name, boolean direct, ByteOrder order) {
+        for (ByteOrder other : new ByteOrder[] {order, order == ByteOrder.BIG_ENDIAN ? ByteOrder.LITTLE_ENDIAN
+            : ByteOrder.BIG_ENDIAN}) {
+            for (int n = 0; n <= Copier.FEW_BYTES + 9; n++) {
+                ByteBuffer src = buffer(direct, order);
+                src.put(0, pattern(9), 0, ROOM);
+                ByteBuffer dst = buffer(!direct, other);
+                dst.put(0, pattern(200), 0, ROOM);
+                byte[] before = contents(dst);
+                Copier.copy(src, 3, dst, 6, n, BasicType.BYTE);
+                assertArrayEquals(expected(before, pattern(9), 3, 6, n), contents(dst),
+                    name + " to " + other + ": " + n + " bytes");
+            }
+        }
+    }
+
+    /** Wider elements between two buffers of one byte order move as their bytes; values survive. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("buffers")
+    void intsBetweenBuffersOfOneOrder(String name, boolean direct, ByteOrder order) {
+        ByteBuffer src = buffer(direct, order);
+        for (int i = 0; i < ROOM / 4; i++) {
+            src.putInt(4 * i, 0x01020304 * (i + 1));
+        }
+        for (int n = 0; n <= ROOM / 4 - 2; n++) {
+            ByteBuffer dst = buffer(direct, order);
+            Copier.copy(src, 1, dst, 2, n, BasicType.INT);
+            for (int i = 0; i < n; i++) {
+                assertEquals(0x01020304 * (i + 2), dst.getInt(4 * (2 + i)), name + ": element " + i + " of " + n);
+            }
+            assertEquals(0, dst.getInt(4), name + ": before the run");
+            if (2 + n < ROOM / 4) {
+                assertEquals(0, dst.getInt(4 * (2 + n)), name + ": after the run");
+            }
+        }
+    }
+
+    /** A run copied within one buffer onto an overlapping run arrives as it was before the copy. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("buffers")
+    void overlappingRunsInOneBuffer(String name, boolean direct, ByteOrder order) {
+        for (int shift : new int[] {-3, -1, 1, 5}) {
+            ByteBuffer b = buffer(direct, order);
+            b.put(0, pattern(1), 0, ROOM);
+            byte[] before = contents(b);
+            Copier.copy(b, 10, b, 10 + shift, 20, BasicType.BYTE);
+            assertArrayEquals(expected(before, before, 10, 10 + shift, 20), contents(b), name + ": shift " + shift);
+        }
+    }
+}
