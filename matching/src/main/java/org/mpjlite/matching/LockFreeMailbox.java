@@ -220,9 +220,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
 
     @Override
     public void passOwnerLock() {
-        if (lockUnlessConfined()) {
-            ownerLock.unlock();
-        }
+        unlock(lockUnlessConfined());
     }
 
     @Override

@@ -19,8 +19,9 @@ import org.mpjlite.smpdev.wait.Condition;
  * under its owner lock, sets it with a release store instead ({@link #completeInMailbox}): the
  * same edge, without the store-load fence a volatile write costs.
  *
- * <p>The completing methods ({@link #complete}, {@link #fail}, {@link #startCopy}) are public for
- * the device's protocol packages (point-to-point transfer, collectives); the API layer only reads.
+ * <p>The completing methods ({@link #complete}, {@link #completeInMailbox}, {@link #fail},
+ * {@link #startCopy}) are public for the device's protocol packages (point-to-point transfer,
+ * collectives); the API layer only reads.
  */
 public abstract class Request extends Envelope implements Condition, Awaited {
     protected final Rank owner;
