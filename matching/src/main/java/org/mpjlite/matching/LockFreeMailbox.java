@@ -4,7 +4,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.locks.ReentrantLock;
 import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 
 /**
@@ -15,7 +14,7 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
  *
  * <p>Senders are lock-free: one atomic add in the queue, or one compare-and-set on the claim word
  * of the receive they claim. The owner's side ({@link #post}, {@link #probe}, {@link #progress}, ...) is
- * serialized by an owner lock that only the owning rank's own threads can contend for (never
+ * serialized by an owner lock ({@link OwnerLock}) that only the owning rank's own threads can contend for (never
  * senders); the inbox's single consumer is whoever holds it. Once the mailbox is confined to one
  * thread ({@link #confineTo}: a rank at {@code THREAD_SINGLE} or {@code THREAD_FUNNELED}), that
  * thread is the only owner and takes no lock at all. The handler runs on the owner's threads, or
@@ -107,7 +106,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
 
     // The owner's fields, which it writes at every publish: behind the padding of the superclasses,
     // off the lines senders read.
-    private final ReentrantLock ownerLock = new ReentrantLock();
+    private final OwnerLock ownerLock = new OwnerLock();
     private final MatchLists<M, R> lists = new MatchLists<>();
     private final MatchHandler<M, R> handler;
     /** Makes the owner's message of a ring's cell; null: this mailbox opens no rings. */

@@ -13,7 +13,8 @@
  *   <li>{@link org.mpjlite.matching.LockFreeMailbox}: senders never lock: a sender claims the
  *       published (earliest posted) receive with a compare-and-set and fills it on its own thread,
  *       or offers to a JCTools multi-producer single-consumer queue that the owning rank drains and
- *       matches;</li>
+ *       matches; {@link org.mpjlite.matching.OwnerLock} serializes the owning rank's own threads
+ *       there (a compare-and-set to take, a release store to give back, in a padded line);</li>
  *   <li>{@link org.mpjlite.matching.ReceiveLine}: where the lock-free mailbox publishes its receive
  *       (two cache lines of native memory), and where a sender that claims it for a small message
  *       leaves the message for the owner to complete the receive from;</li>

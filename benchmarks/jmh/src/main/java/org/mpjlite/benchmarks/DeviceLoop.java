@@ -63,6 +63,8 @@ public final class DeviceLoop {
     private enum Loop { PINGPONG, ALLREDUCE, BCAST, STREAM, STREAM_AFTER_SMALL, SOLO, SOLO_POSTED }
 
     private final Loop loop;
+    /** Whether the mailboxes stay unconfined (owner lock taken). */
+    private final boolean multiple;
     private final Rank me;
     private final Rank peer;
     private final int size;
@@ -74,12 +76,22 @@ public final class DeviceLoop {
     private final Reduction sum = BuiltinOp.SUM.on(Layout.basic(BasicType.DOUBLE));
     private final RecvRequest[] receives = new RecvRequest[WINDOW];
 
+    /** A loop whose ranks each call from one thread (as at {@code MPI_THREAD_SINGLE}). */
+    public DeviceLoop(String loop, int size, String matching) {
+        this(loop, size, matching, false);
+    }
+
     /**
-     * @param loop     {@code pingpong}, {@code allreduce}, {@code bcast} or {@code stream}
+     * @param loop     {@code pingpong}, {@code allreduce}, {@code bcast}, {@code stream},
+     *                 {@code stream-after-small}, {@code solo} or {@code solo-posted}
      * @param size     bytes per message
      * @param matching a {@link MatchingKind} name
+     * @param multiple true: the mailboxes stay unconfined and take their owner lock, as a rank's
+     *                 at {@code MPI_THREAD_SERIALIZED} or {@code MPI_THREAD_MULTIPLE} (which a
+     *                 plain {@code MPI.Init} gives); false: each is confined to its one thread, as
+     *                 at {@code MPI_THREAD_SINGLE} or {@code MPI_THREAD_FUNNELED}
      */
-    public DeviceLoop(String loop, int size, String matching) {
+    public DeviceLoop(String loop, int size, String matching, boolean multiple) {
         Loop kind;
         try {
             kind = Loop.valueOf(loop.toUpperCase(java.util.Locale.ROOT).replace('-', '_'));
@@ -97,9 +109,10 @@ public final class DeviceLoop {
         this.in = new double[Math.max(1, size / 8)];
         this.out = new double[in.length];
         this.team = Team.world(me, COLLECTIVE_CONTEXT);
-        me.endpoint().mailbox().confineTo(Thread.currentThread());
+        this.multiple = multiple;
+        confine(me);
         if (kind == Loop.SOLO || kind == Loop.SOLO_POSTED) {
-            peer.endpoint().mailbox().confineTo(Thread.currentThread());
+            confine(peer);
             return;
         }
         if (kind == Loop.STREAM_AFTER_SMALL) {
@@ -114,8 +127,15 @@ public final class DeviceLoop {
         other.start();
     }
 
+    /** Confines {@code rank}'s mailbox to the calling thread, unless the loop runs unconfined. */
+    private void confine(Rank rank) {
+        if (!multiple) {
+            rank.endpoint().mailbox().confineTo(Thread.currentThread());
+        }
+    }
+
     private void otherRank() {
-        peer.endpoint().mailbox().confineTo(Thread.currentThread());
+        confine(peer);
         if (loop == Loop.STREAM_AFTER_SMALL) {
             for (int i = 0; i < SMALL_FIRST; i++) {
                 PointToPoint.irecv(peer, CONTEXT, 0, TAG + 1, new byte[1], 0, 1, BasicType.BYTE, CALL).await(CALL);

@@ -22,7 +22,8 @@ import java.util.Locale;
  * apart see the same machine, so the ratios are steadier than medians of separate runs.
  *
  * <p>Usage: {@code SideBySide A B [--size BYTES] [--segments N] [--round-trips N] [--warmup N]
- * [--matching LOCK_FREE|LOCKED] [--loop pingpong|allreduce|bcast|stream|stream-after-small|solo|solo-posted]}, where A and B are class paths of a build (each the device's
+ * [--matching LOCK_FREE|LOCKED] [--loop pingpong|allreduce|bcast|stream|stream-after-small|solo|solo-posted]
+ * [--thread-level single|funneled|serialized|multiple]}, where A and B are class paths of a build (each the device's
  * modules' classes and JCTools), such as {@code benchmarks/side-by-side} assembles from two
  * checkouts. Prints one line: each build's median one-way time and its first quartile, and the
  * median and quartiles of the per-pair ratio B/A. Each pair runs A first or B first in turn.
@@ -32,7 +33,8 @@ public final class SideBySide {
     }
 
     /** The settings of one comparison. */
-    record Settings(int size, int segments, int roundTrips, int warmup, String matching, String loop) {
+    record Settings(int size, int segments, int roundTrips, int warmup, String matching, String loop,
+                    boolean multiple) {
         static Settings parse(List<String> args) {
             int size = 8;
             int segments = 40;
@@ -40,6 +42,7 @@ public final class SideBySide {
             int warmup = 30;
             String matching = "LOCK_FREE";
             String loop = "pingpong";
+            boolean multiple = false;
             for (int i = 0; i < args.size(); i += 2) {
                 String value = i + 1 < args.size() ? args.get(i + 1) : null;
                 if (value == null) {
@@ -52,20 +55,32 @@ public final class SideBySide {
                     case "--warmup" -> warmup = Integer.parseInt(value);
                     case "--matching" -> matching = value;
                     case "--loop" -> loop = value;
+                    case "--thread-level" -> multiple = threadLevel(value);
                     default -> throw new IllegalArgumentException("unknown option " + args.get(i));
                 }
             }
             if (size < 0 || segments < 1 || roundTrips < 1 || warmup < 0) {
                 throw new IllegalArgumentException("sizes and counts must be positive");
             }
-            return new Settings(size, segments, roundTrips, warmup, matching, loop);
+            return new Settings(size, segments, roundTrips, warmup, matching, loop, multiple);
+        }
+
+        /** True for a level at which any thread of a rank may call MPI, so that its mailbox locks. */
+        private static boolean threadLevel(String level) {
+            return switch (level) {
+                case "single", "funneled" -> false;
+                case "serialized", "multiple" -> true;
+                default -> throw new IllegalArgumentException("unknown thread level " + level
+                    + ": single, funneled, serialized or multiple");
+            };
         }
     }
 
     public static void main(String[] args) throws Exception {
         if (args.length < 2) {
             System.err.println("usage: SideBySide CLASSPATH_A CLASSPATH_B [--size BYTES] [--segments N]"
-                + " [--round-trips N] [--warmup N] [--matching LOCK_FREE|LOCKED] [--loop pingpong|allreduce|bcast|stream|stream-after-small|solo|solo-posted]");
+                + " [--round-trips N] [--warmup N] [--matching LOCK_FREE|LOCKED] [--loop pingpong|allreduce|bcast|stream|stream-after-small|solo|solo-posted]"
+                + " [--thread-level single|funneled|serialized|multiple]");
             System.exit(2);
         }
         Settings settings = Settings.parse(Arrays.asList(args).subList(2, args.length));
@@ -99,8 +114,9 @@ public final class SideBySide {
         for (int i = 0; i < ratio.length; i++) {
             ratio[i] = times[1][i] / times[0][i];
         }
-        out.printf(Locale.ROOT, "%s, size %d B, %d segments of %d iterations: A %.1f ns (q1 %.1f), B %.1f ns (q1 %.1f),"
-                + " B/A %.3f (q1 %.3f, q3 %.3f)%n", settings.loop(), settings.size(), ratio.length, settings.roundTrips(),
+        out.printf(Locale.ROOT, "%s%s, size %d B, %d segments of %d iterations: A %.1f ns (q1 %.1f), B %.1f ns (q1 %.1f),"
+                + " B/A %.3f (q1 %.3f, q3 %.3f)%n", settings.loop(), settings.multiple() ? " (owner lock)" : "",
+            settings.size(), ratio.length, settings.roundTrips(),
             quantile(times[0], 0.5), quantile(times[0], 0.25), quantile(times[1], 0.5), quantile(times[1], 0.25),
             quantile(ratio, 0.5), quantile(ratio, 0.25), quantile(ratio, 0.75));
     }
@@ -116,8 +132,8 @@ public final class SideBySide {
         static Segments load(String classPath, Settings settings) throws Exception {
             ClassLoader loader = new BuildLoader(urls(classPath));
             Class<?> c = loader.loadClass(DeviceLoop.class.getName());
-            Object p = c.getConstructor(String.class, int.class, String.class)
-                .newInstance(settings.loop(), settings.size(), settings.matching());
+            Object p = c.getConstructor(String.class, int.class, String.class, boolean.class)
+                .newInstance(settings.loop(), settings.size(), settings.matching(), settings.multiple());
             return new Segments(p, c.getMethod("segment", int.class));
         }
 

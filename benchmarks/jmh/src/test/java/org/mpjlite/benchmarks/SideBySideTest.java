@@ -1,6 +1,7 @@
 package org.mpjlite.benchmarks;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -36,6 +37,35 @@ class SideBySideTest {
         String line = out.toString(StandardCharsets.UTF_8);
         assertTrue(line.matches(loop + ", size 8 B, 3 segments of 200 iterations: A [0-9.]+ ns \\(q1 [0-9.]+\\), "
             + "B [0-9.]+ ns \\(q1 [0-9.]+\\), B/A [0-9.]+ \\(q1 [0-9.]+, q3 [0-9.]+\\)\\R"), line);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"pingpong", "stream"})
+    void comparesUnconfinedMailboxesAtThreadLevelMultiple(String loop) throws Exception {
+        String classPath = System.getProperty("java.class.path");
+        SideBySide.Settings settings = SideBySide.Settings.parse(List.of("--segments", "2", "--round-trips", "200",
+            "--warmup", "1", "--loop", loop, "--thread-level", "multiple"));
+        double[][] times = SideBySide.compare(classPath, classPath, settings);
+        for (double[] build : times) {
+            for (double t : build) {
+                assertTrue(t > 0 && Double.isFinite(t), "one-way time " + t);
+            }
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        SideBySide.report(times, settings, new PrintStream(out, true, StandardCharsets.UTF_8));
+        assertTrue(out.toString(StandardCharsets.UTF_8).startsWith(loop + " (owner lock), size 8 B, 2 segments"),
+            out.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void threadLevelsMapToConfinedOrNot() {
+        assertFalse(SideBySide.Settings.parse(List.of()).multiple());
+        assertFalse(SideBySide.Settings.parse(List.of("--thread-level", "single")).multiple());
+        assertFalse(SideBySide.Settings.parse(List.of("--thread-level", "funneled")).multiple());
+        assertTrue(SideBySide.Settings.parse(List.of("--thread-level", "serialized")).multiple());
+        assertTrue(SideBySide.Settings.parse(List.of("--thread-level", "multiple")).multiple());
+        assertThrows(IllegalArgumentException.class,
+            () -> SideBySide.Settings.parse(List.of("--thread-level", "MULTIPLE_ISH")));
     }
 
     @Test

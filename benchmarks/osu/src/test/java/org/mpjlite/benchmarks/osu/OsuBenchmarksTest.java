@@ -211,6 +211,30 @@ class OsuBenchmarksTest {
         }
     }
 
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"pingpong", "stream"})
+    @Timeout(120)
+    @DisplayName("ThreadLevelCost prints the confined and the locked time and their ratio, and needs two ranks")
+    void threadLevelCost(String test) {
+        Run run = osu(2, "ThreadLevelCost", "-t " + test + " -s 3 -x 1 -i 640");
+        run.assertSucceeded();
+        List<String> lines = run.lines();
+        assertEquals(3, lines.size(), run.out);
+        assertTrue(lines.get(0).startsWith("# " + test + ", 8 B, 3 pairs of segments of 640 messages"), lines.get(0));
+        assertEquals("# Confined [ns]\tLocked [ns]\tConfined/locked (q1, q3)", lines.get(1));
+        Matcher m = Pattern.compile("(\\d+\\.\\d)\t\t(\\d+\\.\\d)\t\t(\\d+\\.\\d{3}) \\((\\d+\\.\\d{3}), (\\d+\\.\\d{3})\\)")
+            .matcher(lines.get(2));
+        assertTrue(m.matches(), lines.get(2));
+        for (int g = 1; g <= 5; g++) {
+            assertTrue(Double.parseDouble(m.group(g)) > 0, lines.get(2));
+        }
+        assertTrue(Double.parseDouble(m.group(4)) <= Double.parseDouble(m.group(3))
+            && Double.parseDouble(m.group(3)) <= Double.parseDouble(m.group(5)), lines.get(2));
+        Run three = osu(3, "ThreadLevelCost", "-t " + test);
+        three.assertSucceeded();
+        assertEquals(List.of("This test requires exactly two processes (ranks); run with -np 2."), three.lines());
+    }
+
     @ParameterizedTest(name = "as a source file: {0}")
     @ValueSource(booleans = {false, true})
     @Timeout(120)
