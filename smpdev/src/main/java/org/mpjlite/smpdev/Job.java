@@ -82,7 +82,7 @@ public final class Job {
 
     private WaitStrategy waitStrategyFor(int rankCount) {
         return WaitStrategy.forMode(config.waitMode(), rankCount, Tunables.SPIN_NANOS, Tunables.SPIN_YIELDS,
-            Tunables.SPINS_PER_CHECK);
+            Tunables.SPINS_PER_CHECK, Tunables.OVERSUBSCRIBED_YIELDS);
     }
 
     /**

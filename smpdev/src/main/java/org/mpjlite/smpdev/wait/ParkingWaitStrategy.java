@@ -5,8 +5,8 @@ import org.mpjlite.smpdev.error.ErrorClass;
 import org.mpjlite.smpdev.error.Errors;
 
 /**
- * Parks at once: the strategy of a job with more ranks than cores, where a spinning waiter would
- * take the core from the rank it waits for. Also the parking phase of {@link SpinThenParkWaitStrategy}.
+ * Parks at once: the strategy of {@link WaitMode#PARK}. Also the parking phase of
+ * {@link SpinThenParkWaitStrategy} and {@link YieldThenParkWaitStrategy}.
  *
  * <p>Each round: check the job and the interrupt flag, record the blocked call (once per call, not
  * per park: the deadlock detector recognizes a rank that stays in the same wait across its probes)

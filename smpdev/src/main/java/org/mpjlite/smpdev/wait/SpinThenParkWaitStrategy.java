@@ -53,14 +53,6 @@ final class SpinThenParkWaitStrategy implements WaitStrategy {
                 return true;
             }
         }
-        for (int i = 0; i < yields; i++) {
-            ParkingWaitStrategy.checkWaiting(waiter, call);
-            Thread.yield();
-            waiter.progress();
-            if (condition.isMet()) {
-                return true;
-            }
-        }
-        return false;
+        return YieldThenParkWaitStrategy.yieldUntilMet(waiter, condition, call, yields);
     }
 }

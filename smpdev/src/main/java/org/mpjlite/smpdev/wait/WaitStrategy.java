@@ -21,26 +21,34 @@ public interface WaitStrategy {
     void await(Waiter waiter, Condition condition, String call);
 
     /**
-     * True when a waiter parks at once: the ranks outnumber the cores, so a waiter is woken by a
-     * ring rather than seeing its condition while it spins, and a thread that is running does the
-     * work its waiters would otherwise repeat (the collective engine takes its oversubscribed paths).
+     * True when a waiter does not spin before it parks (it may yield the core first): the ranks
+     * outnumber the cores, so a waiter is woken by a ring rather than seeing its condition while it
+     * spins, and a thread that is running does the work its waiters would otherwise repeat (the
+     * collective engine takes its oversubscribed paths).
      */
     default boolean parksAtOnce() {
         return false;
     }
 
     /**
-     * The strategy for a job of {@code ranks} ranks waiting in {@code mode}: spin then park while
-     * every rank has a core ({@link WaitMode#AUTO}) or always ({@link WaitMode#SPIN}); park at once
-     * otherwise, where a spinning rank would steal the core of the rank it waits for.
+     * The strategy for a job of {@code ranks} ranks waiting in {@code mode}: spin, yield, then park
+     * while every rank has a core ({@link WaitMode#AUTO}) or always ({@link WaitMode#SPIN}); with
+     * more ranks than cores ({@code AUTO}), where a spinning rank would steal the core of the rank it
+     * waits for, yield, then park; park at once in {@link WaitMode#PARK}.
      *
      * @param spinNanos how long a spinning waiter spins before it yields
-     * @param yields    how many times it then yields before it parks
+     * @param yields    how many times a spinning waiter then yields before it parks
      * @param spinsPerCheck spin rounds between checks of the clock, the job and the interrupt flag
+     * @param oversubscribedYields how many times a waiter that does not spin (more ranks than
+     *                  cores) yields before it parks
      */
-    static WaitStrategy forMode(WaitMode mode, int ranks, long spinNanos, int yields, int spinsPerCheck) {
+    static WaitStrategy forMode(WaitMode mode, int ranks, long spinNanos, int yields, int spinsPerCheck,
+                                int oversubscribedYields) {
         boolean spin = mode == WaitMode.SPIN
             || (mode == WaitMode.AUTO && ranks <= Runtime.getRuntime().availableProcessors());
-        return spin ? new SpinThenParkWaitStrategy(spinNanos, yields, spinsPerCheck) : new ParkingWaitStrategy();
+        if (spin) {
+            return new SpinThenParkWaitStrategy(spinNanos, yields, spinsPerCheck);
+        }
+        return mode == WaitMode.PARK ? new ParkingWaitStrategy() : new YieldThenParkWaitStrategy(oversubscribedYields);
     }
 }

@@ -21,9 +21,10 @@ import org.mpjlite.smpdev.error.ErrorClass;
  * no rank, job or mailbox is needed, since the package uses nothing else of the device.
  */
 class WaitStrategyTest {
-    /** Both strategies, with a spin short enough to reach the park quickly. */
+    /** Every strategy, with a spin short enough to reach the park quickly. */
     static Stream<WaitStrategy> strategies() {
-        return Stream.of(new ParkingWaitStrategy(), new SpinThenParkWaitStrategy(1_000_000, 2, 64));
+        return Stream.of(new ParkingWaitStrategy(), new SpinThenParkWaitStrategy(1_000_000, 2, 64),
+            new YieldThenParkWaitStrategy(4));
     }
 
     /** A waiter whose job fails on demand, counting progress calls and recording blocked calls. */
@@ -214,13 +215,28 @@ class WaitStrategyTest {
         assertEquals(ErrorClass.ERR_PROC_ABORTED, assertInstanceOf(DeviceException.class, error[0]).errorClass());
     }
 
+    /** More ranks than cores: a condition that comes true during the yields ends the wait unparked. */
+    @Test
+    void aConditionMetWhileYieldingEndsTheWaitWithoutParking() {
+        FakeWaiter w = new FakeWaiter();
+        AtomicInteger checks = new AtomicInteger();
+        new YieldThenParkWaitStrategy(4).await(w, () -> checks.incrementAndGet() >= 3, "Recv");
+        assertEquals(3, checks.get(), "checked after the first progress and after each of two yields");
+        assertEquals(3, w.progress.get());
+        assertTrue(w.entered.isEmpty(), "no blocked call recorded: it never parked");
+        assertEquals(0, w.lockPasses.get());
+    }
+
     @Test
     void theModeAndTheRankCountChooseTheStrategy() {
         int cores = Runtime.getRuntime().availableProcessors();
-        assertInstanceOf(ParkingWaitStrategy.class, WaitStrategy.forMode(WaitMode.PARK, 1, 1, 1, 1));
-        assertInstanceOf(SpinThenParkWaitStrategy.class, WaitStrategy.forMode(WaitMode.SPIN, cores + 1, 1, 1, 1));
-        assertInstanceOf(SpinThenParkWaitStrategy.class, WaitStrategy.forMode(WaitMode.AUTO, cores, 1, 1, 1));
-        assertInstanceOf(ParkingWaitStrategy.class, WaitStrategy.forMode(WaitMode.AUTO, cores + 1, 1, 1, 1));
+        assertInstanceOf(ParkingWaitStrategy.class, WaitStrategy.forMode(WaitMode.PARK, 1, 1, 1, 1, 1));
+        assertInstanceOf(SpinThenParkWaitStrategy.class, WaitStrategy.forMode(WaitMode.SPIN, cores + 1, 1, 1, 1, 1));
+        assertInstanceOf(SpinThenParkWaitStrategy.class, WaitStrategy.forMode(WaitMode.AUTO, cores, 1, 1, 1, 1));
+        assertInstanceOf(YieldThenParkWaitStrategy.class, WaitStrategy.forMode(WaitMode.AUTO, cores + 1, 1, 1, 1, 1));
+        assertInstanceOf(ParkingWaitStrategy.class, WaitStrategy.forMode(WaitMode.PARK, cores + 1, 1, 1, 1, 1));
+        assertTrue(WaitStrategy.forMode(WaitMode.AUTO, cores + 1, 1, 1, 1, 1).parksAtOnce());
+        assertFalse(WaitStrategy.forMode(WaitMode.AUTO, cores, 1, 1, 1, 1).parksAtOnce());
     }
 
     @Test
