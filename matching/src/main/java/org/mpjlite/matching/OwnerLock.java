@@ -75,7 +75,7 @@ public final class OwnerLock extends OwnerLockTailPadding {
         }
     }
 
-    /** True while some thread holds the lock (a snapshot, for tests and reports). */
+    /** True while some thread holds the lock (a snapshot, for tests). */
     public boolean isHeld() {
         return (int) HELD.getVolatile(this) != 0;
     }

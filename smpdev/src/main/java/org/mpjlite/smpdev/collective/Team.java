@@ -114,7 +114,7 @@ public final class Team {
      */
     private final AtomicLongArray arrivals;
     /**
-     * True when the job's waiters park at once (more ranks than cores): a phase's completion is
+     * True when the job's waiters never spin, they park (more ranks than cores): a phase's completion is
      * then published in the completion word (the block after the members' in {@link #state}), a
      * small Allreduce is reduced once, and members are woken down a tree ({@link #wakeFrom}).
      */
@@ -133,7 +133,7 @@ public final class Team {
         this.check = members.rank(0).job().config().check();
         this.waits = members.rank(0).job().waitStrategy();
         this.arrivals = isLarge() ? new AtomicLongArray(ARRIVAL_RING) : null;
-        this.parks = waits.parksAtOnce();
+        this.parks = waits.neverSpins();
     }
 
     /** True for a team of more than {@link Tunables#LARGE_TEAM} members (see {@link #arrivals}). */

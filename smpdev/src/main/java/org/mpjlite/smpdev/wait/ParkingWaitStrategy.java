@@ -22,7 +22,7 @@ final class ParkingWaitStrategy implements WaitStrategy {
     }
 
     @Override
-    public boolean parksAtOnce() {
+    public boolean neverSpins() {
         return true;
     }
 

@@ -21,12 +21,12 @@ public interface WaitStrategy {
     void await(Waiter waiter, Condition condition, String call);
 
     /**
-     * True when a waiter does not spin before it parks (it may yield the core first): the ranks
+     * True when a waiter never spins: it parks, at once or after yielding its core. The ranks
      * outnumber the cores, so a waiter is woken by a ring rather than seeing its condition while it
      * spins, and a thread that is running does the work its waiters would otherwise repeat (the
      * collective engine takes its oversubscribed paths).
      */
-    default boolean parksAtOnce() {
+    default boolean neverSpins() {
         return false;
     }
 

@@ -8,8 +8,8 @@ package org.mpjlite.smpdev.wait;
  * machine a halted virtual CPU to wake). A waiter does not spin: when no other thread is runnable a
  * yield returns at once, and after {@code yields} of them the waiter parks.
  *
- * <p>Counts as parking at once ({@link #parksAtOnce}): its waiters do not hold a core while they
- * wait, so the collective engine takes its paths for more ranks than cores. Immutable; thread-safe.
+ * <p>{@link #neverSpins}: its waiters do not hold a core while they wait, so the collective engine
+ * takes its paths for more ranks than cores. Immutable; thread-safe.
  */
 final class YieldThenParkWaitStrategy implements WaitStrategy {
     private final int yields;
@@ -28,7 +28,7 @@ final class YieldThenParkWaitStrategy implements WaitStrategy {
     }
 
     @Override
-    public boolean parksAtOnce() {
+    public boolean neverSpins() {
         return true;
     }
 

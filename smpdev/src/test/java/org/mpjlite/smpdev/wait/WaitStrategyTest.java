@@ -235,8 +235,8 @@ class WaitStrategyTest {
         assertInstanceOf(SpinThenParkWaitStrategy.class, WaitStrategy.forMode(WaitMode.AUTO, cores, 1, 1, 1, 1));
         assertInstanceOf(YieldThenParkWaitStrategy.class, WaitStrategy.forMode(WaitMode.AUTO, cores + 1, 1, 1, 1, 1));
         assertInstanceOf(ParkingWaitStrategy.class, WaitStrategy.forMode(WaitMode.PARK, cores + 1, 1, 1, 1, 1));
-        assertTrue(WaitStrategy.forMode(WaitMode.AUTO, cores + 1, 1, 1, 1, 1).parksAtOnce());
-        assertFalse(WaitStrategy.forMode(WaitMode.AUTO, cores, 1, 1, 1, 1).parksAtOnce());
+        assertTrue(WaitStrategy.forMode(WaitMode.AUTO, cores + 1, 1, 1, 1, 1).neverSpins());
+        assertFalse(WaitStrategy.forMode(WaitMode.AUTO, cores, 1, 1, 1, 1).neverSpins());
     }
 
     @Test
