@@ -80,10 +80,23 @@ public final class DeadlockDetector {
     }
 
     /**
+     * True when rank {@code r} can surely make progress, seen from its main thread alone: the thread
+     * is not parked in MPI and, above {@code THREAD_FUNNELED}, is running (not waiting for another
+     * of the rank's threads). A few field reads, where the whole look at a rank's threads lists every
+     * thread of the JVM and asks the JVM what each waits for: with ranks that fill the cores, each
+     * look takes a core from a rank, and a long one outlasts its peer's spin, which then parks.
+     */
+    private static boolean runsOutsideMpi(Rank r) {
+        Thread main = r.mainThread();
+        return r.blockedCall(main) == null
+            && (r.threadLevel() <= Rank.THREAD_FUNNELED || main != null && main.getState() == Thread.State.RUNNABLE);
+    }
+
+    /**
      * Each rank's blocked calls (by identity) and its threads' waits for them (by thread and what
      * it waits in), as a set; or FINISHED; null when some rank may still
-     * make progress. The cheap look at main threads comes first, so that a job whose ranks run is
-     * dismissed before any thread of a multi-threaded rank is examined.
+     * make progress. The cheap look at main threads ({@link #runsOutsideMpi}) comes first, so that a
+     * job whose ranks run is dismissed before any thread of any rank is examined.
      */
     private Object[] picture() {
         List<Rank> ranks = job.ranks();
@@ -91,7 +104,7 @@ public final class DeadlockDetector {
         for (int k = 0; k < n; k++) {
             int i = (lastRunning + k) % n;
             Rank r = ranks.get(i);
-            if (!r.isFinished() && r.threadLevel() <= Rank.THREAD_FUNNELED && r.blockedCall(r.mainThread()) == null) {
+            if (!r.isFinished() && runsOutsideMpi(r)) {
                 lastRunning = i;
                 return null;
             }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.mpjlite.smpdev.DeadlockException;
@@ -132,13 +133,24 @@ class DeadlockDetectorTest {
         assertTrue(report.contains("8 bytes)"), report);
     }
 
+    /**
+     * Rank 0 sleeps or computes for 1.5 s before it sends. At every thread level the detector's
+     * quick look takes a main thread that runs outside MPI for a rank that can progress.
+     */
     @ParameterizedTest
-    @ValueSource(ints = {2, 5})
-    void aSlowButLiveRankIsNotADeadlock(int n) {
+    @CsvSource({"2, 0, true", "5, 0, true", "2, 3, true", "2, 3, false", "3, 3, false"})
+    void aSlowButLiveRankIsNotADeadlock(int n, int threadLevel, boolean sleeps) {
         JobResult result = Job.run(config(n).build(), me -> {
-            me.init(Rank.THREAD_SINGLE, "Init");
+            me.init(threadLevel, "Init");
             if (me.id() == 0) {
-                Thread.sleep(1_500);
+                if (sleeps) {
+                    Thread.sleep(1_500);
+                } else {
+                    long until = System.nanoTime() + 1_500_000_000L;
+                    while (System.nanoTime() < until) {
+                        Thread.onSpinWait();
+                    }
+                }
                 for (int d = 1; d < n; d++) {
                     send(me, d, 1, 1);
                 }
@@ -148,5 +160,19 @@ class DeadlockDetectorTest {
             return null;
         });
         assertTrue(result.succeeded(), () -> result.failure().describe());
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3})
+    void aReceiveCycleAtThreadMultipleIsReported(int n) {
+        JobResult result = Job.run(config(n).build(), me -> {
+            me.init(Rank.THREAD_MULTIPLE, "Init");
+            recv(me, (me.id() + 1) % n, 7);
+            return null;
+        });
+        String report = deadlockReport(result);
+        for (int r = 0; r < n; r++) {
+            assertTrue(report.contains("rank " + r + ": Recv(source=" + (r + 1) % n + ", tag=7"), report);
+        }
     }
 }
