@@ -48,8 +48,11 @@ final class CollectiveCalls {
      */
     static final class Invocation {
         /** Each thread's invocation of its blocking calls (one at a time per thread: calls do not nest). */
-        private static final ThreadLocal<Invocation> BLOCKING = ThreadLocal.withInitial(Invocation::new);
+        private static final ThreadLocal<Invocation> BLOCKING =
+            ThreadLocal.withInitial(() -> new Invocation(Thread.currentThread()));
 
+        /** The thread whose blocking calls this invocation records; null for a non-blocking call's. */
+        private final Thread thread;
         String name;
         Rank me;
         Team team;
@@ -83,12 +86,30 @@ final class CollectiveCalls {
         /** Where {@link #shown} takes the next new value. */
         private int next;
 
-        private Invocation() {
+        private Invocation(Thread thread) {
+            this.thread = thread;
         }
 
-        /** The invocation of a call of {@code comm}: a fresh one if non-blocking, else the thread's own. */
+        /**
+         * The invocation of a call of {@code comm}: a fresh one if non-blocking, else the thread's
+         * own. A communicator bound to its rank keeps the last one it handed out, so that the next
+         * call of the same thread skips the thread-local lookup (about 5 ns of a 65 ns Bcast on one
+         * rank); another thread sees by its final {@link #thread} field, published with the object,
+         * that it is not its own.
+         */
         static Invocation of(Comm comm, String name, boolean nonBlocking) {
-            Invocation k = nonBlocking ? new Invocation() : BLOCKING.get();
+            Invocation k;
+            if (nonBlocking) {
+                k = new Invocation(null);
+            } else {
+                k = comm.blockingInvocation;
+                if (k == null || k.thread != Thread.currentThread()) {
+                    k = BLOCKING.get();
+                    if (comm.isBound()) {
+                        comm.blockingInvocation = k;
+                    }
+                }
+            }
             k.begin(comm, name, nonBlocking);
             return k;
         }

@@ -851,6 +851,17 @@ public abstract class Comm implements Freeable, Cloneable {
      * updates only cost a lookup.
      */
     private volatile Team team;
+    /**
+     * The invocation record of the last blocking collective here ({@code CollectiveCalls.Invocation.of});
+     * plain. Kept only by a communicator bound to its rank: a predefined one that serves the threads
+     * of every rank (in a test run by the JUnit extension) would have them take turns writing it.
+     */
+    CollectiveCalls.Invocation blockingInvocation;
+
+    /** True when this communicator belongs to one rank, not to whichever rank calls it. */
+    final boolean isBound() {
+        return bound != null;
+    }
 
     /**
      * The collective engine's team of this communicator, as seen by {@code me}. Collectives use the
