@@ -44,11 +44,12 @@ public interface WaitStrategy {
      */
     static WaitStrategy forMode(WaitMode mode, int ranks, long spinNanos, int yields, int spinsPerCheck,
                                 int oversubscribedYields) {
-        boolean spin = mode == WaitMode.SPIN
-            || (mode == WaitMode.AUTO && ranks <= Runtime.getRuntime().availableProcessors());
-        if (spin) {
-            return new SpinThenParkWaitStrategy(spinNanos, yields, spinsPerCheck);
-        }
-        return mode == WaitMode.PARK ? new ParkingWaitStrategy() : new YieldThenParkWaitStrategy(oversubscribedYields);
+        return switch (mode) {
+            case SPIN -> new SpinThenParkWaitStrategy(spinNanos, yields, spinsPerCheck);
+            case PARK -> new ParkingWaitStrategy();
+            case AUTO -> ranks <= Runtime.getRuntime().availableProcessors()
+                ? new SpinThenParkWaitStrategy(spinNanos, yields, spinsPerCheck)
+                : new YieldThenParkWaitStrategy(oversubscribedYields);
+        };
     }
 }

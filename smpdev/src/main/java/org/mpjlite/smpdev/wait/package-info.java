@@ -1,7 +1,8 @@
 /**
  * How a thread of the device waits, Disruptor-style: a
  * {@link org.mpjlite.smpdev.wait.WaitStrategy} interface with a spin-then-park (ranks with a core
- * each), a yield-then-park (more ranks than cores) and a parking implementation, chosen per job from its {@link org.mpjlite.smpdev.wait.WaitMode} and rank count
+ * each), a yield-then-park (more ranks than cores) and a parking implementation, chosen per job
+ * from its {@link org.mpjlite.smpdev.wait.WaitMode} and rank count
  * ({@link org.mpjlite.smpdev.wait.WaitStrategy#forMode}); the {@link org.mpjlite.smpdev.wait.Condition}
  * a waiter polls; the {@link org.mpjlite.smpdev.wait.Waiter} it waits as (a rank: match arrivals,
  * check the job, where to park); and the {@link org.mpjlite.smpdev.wait.Doorbell} that parks and
