@@ -4,7 +4,7 @@
  * benchmarks/compare can put them side by side.
  *
  *   mpicc -O2 -o coll coll.c
- *   mpirun -np N ./coll -t TEST [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS]
+ *   mpirun -np N ./coll -t TEST [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS] [-s SEGMENTS]
  *
  * allreduce:      MPI_Allreduce of MPI_FLOAT elements with MPI_SUM (sizes from 4 B, as in OMB).
  * bcast:          MPI_Bcast of bytes from rank 0.
@@ -15,20 +15,31 @@
  * Each rank times each call, with a barrier after it (outside the time), as OMB and the Java
  * programs do; rank 0 prints the average, minimum and maximum over ranks of the mean time per call. Defaults as in OMB-J: sizes up to 1 MB, 1000/10000 warm-up/timed iterations
  * (100/500 above 8 KB).
+ * -s SEGMENTS: after the warm-up, SEGMENTS timed loops of ITERATIONS calls, one line per segment:
+ * size, rank 0's start and end (CLOCK_MONOTONIC, ns) and the average over ranks of the mean time
+ * per call, as OSUAllreduce and OSUBcast print them with -s (benchmarks/interleave).
  */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define LARGE_MESSAGE 8192
+
+static long now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1000000000L + t.tv_nsec;
+}
 
 int main(int argc, char **argv)
 {
     int me, ranks;
     const char *test = NULL;
     long min = 1, max = 1L << 20;
-    int warmup = -1, iterations = -1;
+    int warmup = -1, iterations = -1, series = 0;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
@@ -48,6 +59,8 @@ int main(int argc, char **argv)
             warmup = atoi(argv[a + 1]);
         } else if (strcmp(argv[a], "-i") == 0) {
             iterations = atoi(argv[a + 1]);
+        } else if (strcmp(argv[a], "-s") == 0) {
+            series = atoi(argv[a + 1]);
         } else {
             ok = 0;
         }
@@ -61,10 +74,10 @@ int main(int argc, char **argv)
     while (ok && test && t < TESTS && strcmp(test, tests[t]) != 0) {
         t++;
     }
-    if (!ok || !test || t == TESTS || min < 1 || max < min) {
+    if (!ok || !test || t == TESTS || min < 1 || max < min || series < 0) {
         if (me == 0) {
             fputs("Usage: coll -t allreduce|bcast|gatherv|scatterv|allgatherv|alltoallv|reduce_scatter"
-                  " [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS]\n", stderr);
+                  " [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS] [-s SEGMENTS]\n", stderr);
         }
         MPI_Finalize();
         return 2;
@@ -76,8 +89,13 @@ int main(int argc, char **argv)
     int *displs = calloc(ranks, sizeof(int));
     if (me == 0) {
         printf("# OSU MPI %s Latency Test\n", titles[t]);
-        printf("# Size\t\tLat Avg[us]\t\tLat Min[us]\t\tLat Max[us]\n");
+        printf("%s\n", series > 0 ? "# Size [B]\tStart [ns]\tEnd [ns]\tLat Avg[us]"
+            : "# Size\t\tLat Avg[us]\t\tLat Min[us]\t\tLat Max[us]");
     }
+    int segments = series > 0 ? series : 1;
+    double *totals = malloc(sizeof(double) * segments);
+    double *sums = malloc(sizeof(double) * segments);
+    long *marks = malloc(sizeof(long) * (segments + 1));
     int floats = t == ALLREDUCE || t == REDUCE_SCATTER;
     long first = floats ? 4 : 1;
     while (first < min) {
@@ -91,9 +109,19 @@ int main(int argc, char **argv)
             counts[r] = t == REDUCE_SCATTER ? elements / ranks + (r < elements % ranks) : n;
             displs[r] = r * n;
         }
-        double total = 0;
+        memset(totals, 0, sizeof(double) * segments);
         MPI_Barrier(MPI_COMM_WORLD);
-        for (int i = 0; i < skip + iters; i++) {
+        for (int i = 0; i < skip + iters * segments; i++) {
+            if (i == skip && series > 0) {
+                if (me == 0) {
+                    printf("# Warm-up done, %d segments follow\n", series);
+                    fflush(stdout);
+                }
+                MPI_Barrier(MPI_COMM_WORLD);
+            }
+            if (i >= skip && (i - skip) % iters == 0) {
+                marks[(i - skip) / iters] = now_ns();
+            }
             double start = MPI_Wtime();
             switch (t) {
             case ALLREDUCE:
@@ -119,11 +147,20 @@ int main(int argc, char **argv)
                 break;
             }
             if (i >= skip) {
-                total += MPI_Wtime() - start;
+                totals[(i - skip) / iters] += MPI_Wtime() - start;
             }
             MPI_Barrier(MPI_COMM_WORLD);
         }
-        double mean = total * 1e6 / iters, avg, lo, hi;
+        marks[segments] = now_ns();
+        if (series > 0) {
+            MPI_Reduce(totals, sums, segments, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+            for (int k = 0; me == 0 && k < segments; k++) {
+                printf("%ld\t%ld\t%ld\t%.3f\n", size, marks[k], marks[k + 1], sums[k] * 1e6 / iters / ranks);
+            }
+            fflush(stdout);
+            continue;
+        }
+        double mean = totals[0] * 1e6 / iters, avg, lo, hi;
         MPI_Reduce(&mean, &avg, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
         MPI_Reduce(&mean, &lo, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
         MPI_Reduce(&mean, &hi, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
@@ -132,6 +169,9 @@ int main(int argc, char **argv)
             fflush(stdout);
         }
     }
+    free(totals);
+    free(sums);
+    free(marks);
     free(sbuf);
     free(rbuf);
     free(counts);

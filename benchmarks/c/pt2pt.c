@@ -6,6 +6,7 @@
  *
  *   mpicc -O2 -o pt2pt pt2pt.c
  *   mpirun -np 2 ./pt2pt -t latency|percentiles|bw|bibw [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS] [-W WINDOW]
+ *                        [-s SEGMENTS]
  *
  * latency: blocking ping-pong, rank 1 sends back what it received; one-way = half the round trip.
  * percentiles: the same ping-pong, each round trip timed: mean, median, 90th, 99th, 99.9th
@@ -13,6 +14,9 @@
  *          trips longer than ten times the median.
  * bw:      rank 0 sends a window of MPI_Isend, rank 1 receives with MPI_Irecv, then a 4-byte ack.
  * bibw:    both ranks post a window of receives and of sends to each other.
+ * -s:      latency and bw only: after the warm-up, SEGMENTS timed loops of ITERATIONS each, one line
+ *          per segment: size, start and end (CLOCK_MONOTONIC, ns) and the segment's latency or
+ *          bandwidth, as OSULatency and OSUBandwidth print them with -s (benchmarks/interleave).
  * Defaults as in OMB-J: sizes 1 B to 4 MB, 1000/10000 warm-up/timed iterations (100/500 above
  * 8 KB), window 64.
  */
@@ -28,12 +32,13 @@
 #define MAX_WINDOW 1024
 
 static const char *usage =
-    "Usage: pt2pt -t latency|percentiles|bw|bibw [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS] [-W WINDOW]\n";
+    "Usage: pt2pt -t latency|percentiles|bw|bibw [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS] [-W WINDOW]"
+    " [-s SEGMENTS]\n";
 
 struct options {
     const char *test;
     long min, max;
-    int warmup, iterations, window;
+    int warmup, iterations, window, segments;
 };
 
 static int parse(int argc, char **argv, struct options *o)
@@ -44,6 +49,7 @@ static int parse(int argc, char **argv, struct options *o)
     o->warmup = -1;
     o->iterations = -1;
     o->window = 64;
+    o->segments = 0;
     for (int a = 1; a < argc; a++) {
         if (a + 1 >= argc) {
             return 0;
@@ -64,12 +70,14 @@ static int parse(int argc, char **argv, struct options *o)
             o->iterations = atoi(v);
         } else if (strcmp(argv[a - 1], "-W") == 0) {
             o->window = atoi(v);
+        } else if (strcmp(argv[a - 1], "-s") == 0) {
+            o->segments = atoi(v);
         } else {
             return 0;
         }
     }
     return o->test != NULL && o->min >= 1 && o->max >= o->min && o->iterations != 0
-        && o->window >= 1 && o->window <= MAX_WINDOW;
+        && o->window >= 1 && o->window <= MAX_WINDOW && o->segments >= 0;
 }
 
 static int skip_of(const struct options *o, long size)
@@ -82,14 +90,32 @@ static int iters_of(const struct options *o, long size)
     return o->iterations > 0 ? o->iterations : size > LARGE_MESSAGE ? 500 : 10000;
 }
 
-/* Seconds of rank 0's timed loop for one size; other ranks return 0. */
-static double latency(int me, char *sbuf, char *rbuf, int size, int skip, int iters)
+static long now_ns(void);
+
+/*
+ * At the top of iteration i of a loop timed in segments: says when the warm-up ends (rank 0, with
+ * -s) and notes the start of each segment in marks.
+ */
+static void mark(int me, int i, int skip, int iters, int series, long *marks)
 {
-    double start = 0;
-    for (int i = 0; i < skip + iters; i++) {
-        if (i == skip) {
-            start = MPI_Wtime();
-        }
+    if (i == skip && series > 0 && me == 0) {
+        printf("# Warm-up done, %d segments follow\n", series);
+        fflush(stdout);
+    }
+    if (i >= skip && (i - skip) % iters == 0) {
+        marks[(i - skip) / iters] = now_ns();
+    }
+}
+
+/*
+ * The ping-pong: skip warm-up round trips, then the segments of -s (one without it) of iters timed
+ * ones; marks gets each segment's start and, last, the end (CLOCK_MONOTONIC, ns).
+ */
+static void latency(int me, char *sbuf, char *rbuf, int size, int skip, int iters, int series, long *marks)
+{
+    int segments = series > 0 ? series : 1;
+    for (int i = 0; i < skip + iters * segments; i++) {
+        mark(me, i, skip, iters, series, marks);
         if (me == 0) {
             MPI_Send(sbuf, size, MPI_BYTE, 1, TAG, MPI_COMM_WORLD);
             MPI_Recv(rbuf, size, MPI_BYTE, 1, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -98,7 +124,7 @@ static double latency(int me, char *sbuf, char *rbuf, int size, int skip, int it
             MPI_Send(rbuf, size, MPI_BYTE, 0, TAG, MPI_COMM_WORLD);
         }
     }
-    return MPI_Wtime() - start;
+    marks[segments] = now_ns();
 }
 
 static long now_ns(void)
@@ -158,15 +184,15 @@ static void percentiles(int me, char *sbuf, char *rbuf, int size, int skip, int 
     free(rt);
 }
 
-static double bandwidth(int me, char *sbuf, char *rbuf, int size, int skip, int iters, int window)
+/* The stream of windows, timed as latency() times its round trips. */
+static void bandwidth(int me, char *sbuf, char *rbuf, int size, int skip, int iters, int window, int series,
+                      long *marks)
 {
     MPI_Request requests[MAX_WINDOW];
     char ack[4] = {0};
-    double start = 0;
-    for (int i = 0; i < skip + iters; i++) {
-        if (i == skip) {
-            start = MPI_Wtime();
-        }
+    int segments = series > 0 ? series : 1;
+    for (int i = 0; i < skip + iters * segments; i++) {
+        mark(me, i, skip, iters, series, marks);
         if (me == 0) {
             for (int w = 0; w < window; w++) {
                 MPI_Isend(sbuf, size, MPI_BYTE, 1, TAG, MPI_COMM_WORLD, &requests[w]);
@@ -181,7 +207,7 @@ static double bandwidth(int me, char *sbuf, char *rbuf, int size, int skip, int 
             MPI_Send(ack, 4, MPI_BYTE, 0, ACK_TAG, MPI_COMM_WORLD);
         }
     }
-    return MPI_Wtime() - start;
+    marks[segments] = now_ns();
 }
 
 static double bibandwidth(int me, char *sbuf, char *rbuf, int size, int skip, int iters, int window)
@@ -246,9 +272,15 @@ int main(int argc, char **argv)
     } else if (me == 0) {
         printf("%s\n", is_latency ? "# OSU Latency Test" : is_bw ? "# OSU Bandwidth Test"
             : "# OSU Bi-Directional Bandwidth Test");
-        printf("%s\n", is_latency ? "# Size [B]\t\tLatency [us]\tBandwidth [Gb/s]"
-            : "# Size [B]\t\tBandwidth [MB/s]\tBandwidth [Gb/s]");
+        if (o.segments > 0 && (is_latency || is_bw)) {
+            printf("# Size [B]\tStart [ns]\tEnd [ns]\t%s\n", is_latency ? "Latency [us]" : "Bandwidth [MB/s]");
+        } else {
+            printf("%s\n", is_latency ? "# Size [B]\t\tLatency [us]\tBandwidth [Gb/s]"
+                : "# Size [B]\t\tBandwidth [MB/s]\tBandwidth [Gb/s]");
+        }
     }
+    int segments = o.segments > 0 ? o.segments : 1;
+    long *marks = malloc(sizeof(long) * (segments + 1));
     long first = 1;
     while (first < o.min) {
         first *= 2;
@@ -259,21 +291,32 @@ int main(int argc, char **argv)
         MPI_Barrier(MPI_COMM_WORLD);
         if (is_percentiles) {
             percentiles(me, sbuf, rbuf, (int) size, skip, iters);
-        } else if (is_latency) {
-            double us = latency(me, sbuf, rbuf, (int) size, skip, iters) * 1e6 / (2.0 * iters);
-            if (me == 0) {
-                printf("%ld\t\t\t%.2f\t\t\t%.2f\n", size, us, size * 8 / (us * 1e3));
+        } else if (is_latency || is_bw) {
+            if (is_latency) {
+                latency(me, sbuf, rbuf, (int) size, skip, iters, o.segments, marks);
+            } else {
+                bandwidth(me, sbuf, rbuf, (int) size, skip, iters, o.window, o.segments, marks);
+            }
+            for (int seg = 0; me == 0 && seg < segments; seg++) {
+                double ns = (double) (marks[seg + 1] - marks[seg]);
+                double value = is_latency ? ns / 1e3 / (2.0 * iters) : (double) size * o.window * iters * 1e3 / ns;
+                if (o.segments > 0) {
+                    printf("%ld\t%ld\t%ld\t%.3f\n", size, marks[seg], marks[seg + 1], value);
+                } else {
+                    printf("%ld\t\t\t%.2f\t\t\t%.2f\n", size, value,
+                        is_latency ? size * 8 / (value * 1e3) : value * 8 / 1e3);
+                }
             }
         } else {
-            double seconds = is_bw ? bandwidth(me, sbuf, rbuf, (int) size, skip, iters, o.window)
-                : bibandwidth(me, sbuf, rbuf, (int) size, skip, iters, o.window);
-            double mbps = (is_bibw ? 2.0 : 1.0) * size * o.window * iters / 1e6 / seconds;
+            double seconds = bibandwidth(me, sbuf, rbuf, (int) size, skip, iters, o.window);
+            double mbps = 2.0 * size * o.window * iters / 1e6 / seconds;
             if (me == 0) {
                 printf("%ld\t\t\t%.2f\t\t\t%.2f\n", size, mbps, mbps * 8 / 1e3);
             }
         }
         fflush(stdout);
     }
+    free(marks);
     free(sbuf);
     free(rbuf);
     MPI_Finalize();

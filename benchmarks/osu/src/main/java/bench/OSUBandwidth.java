@@ -16,13 +16,17 @@ import mpi.Request;
  *
  * <pre>
  * ./mpjrun -np 2 benchmarks/osu/src/main/java/bench/OSUBandwidth.java [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS]
- *     [-W WINDOW] [-a buffer|arrays] [-c] [-h] [-v]
+ *     [-s SEGMENTS] [-W WINDOW] [-a buffer|arrays] [-c] [-h] [-v]
  * </pre>
  *
  * <ul>
  *   <li>{@code -m}: sizes are the powers of two from MIN (default 1) to MAX (default 4 MB);</li>
  *   <li>{@code -x}, {@code -i}: warm-up and timed windows per size; by default 1000 and 10000,
  *       100 and 500 above 8 KB (OMB-J's defaults); given, they apply to every size;</li>
+ *   <li>{@code -s}: after the warm-up, SEGMENTS timed loops of ITERATIONS windows each, one line
+ *       per segment: the size, the segment's start and end ({@code System.nanoTime}, Linux's
+ *       {@code CLOCK_MONOTONIC}, as {@code benchmarks/c/pt2pt.c -s} prints them) and its bandwidth
+ *       ({@code benchmarks/interleave} pairs them with Open MPI's);</li>
  *   <li>{@code -W}: messages per window (default 64);</li>
  *   <li>{@code -a}: direct {@code ByteBuffer}s from {@code MPI.newByteBuffer} (default) or byte[];</li>
  *   <li>{@code -c}: rank 0 fills the message with a pattern that changes every iteration, rank 1
@@ -38,7 +42,7 @@ public class OSUBandwidth {
     private static final int ACK_TAG = 2;
     private static final String NAME = "OSUBandwidth";
     private static final String USAGE = "Usage: " + NAME
-        + " [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS] [-W WINDOW] [-a buffer|arrays] [-c] [-h] [-v]";
+        + " [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS] [-s SEGMENTS] [-W WINDOW] [-a buffer|arrays] [-c] [-h] [-v]";
 
     public static void main(String[] args) {
         MPI.Init(args);
@@ -60,16 +64,20 @@ public class OSUBandwidth {
         Request[] window = new Request[o.window];
         if (me == 0) {
             System.out.println("# OSU Bandwidth Test");
-            System.out.println("# Size [B]\t\tBandwidth [MB/s]\tBandwidth [Gb/s]" + (o.validate ? "\tValidation" : ""));
+            System.out.println(o.segments > 0 ? "# Size [B]\tStart [ns]\tEnd [ns]\tBandwidth [MB/s]"
+                : "# Size [B]\t\tBandwidth [MB/s]\tBandwidth [Gb/s]" + (o.validate ? "\tValidation" : ""));
         }
         for (int size = o.firstSize(); size <= o.max && size > 0; size *= 2) {
             int skip = o.warmup(size);
             int iters = o.iterations(size);
             boolean valid = true;
-            double start = 0;
-            for (int i = 0; i < skip + iters; i++) {
-                if (i == skip) {
-                    start = MPI.wtime();
+            long[] marks = new long[Math.max(1, o.segments) + 1];
+            for (int i = 0; i < skip + iters * (marks.length - 1); i++) {
+                if (i == skip && o.segments > 0 && me == 0) {
+                    System.out.println("# Warm-up done, " + o.segments + " segments follow");
+                }
+                if (i >= skip && (i - skip) % iters == 0) {
+                    marks[(i - skip) / iters] = System.nanoTime();
                 }
                 if (me == 0) {
                     if (o.validate) {
@@ -90,10 +98,18 @@ public class OSUBandwidth {
                     MPI.COMM_WORLD.send(ack, ack.length, MPI.BYTE, 0, ACK_TAG);
                 }
             }
-            if (me == 0) {
-                double mbps = (double) size * window.length * iters / 1e6 / (MPI.wtime() - start);
-                System.out.printf(Locale.ROOT, "%d\t\t\t%.2f\t\t\t%.2f%s%n", size, mbps, mbps * 8 / 1e3,
-                    o.validate ? (valid ? "\t\t\tPass" : "\t\t\tFail") : "");
+            marks[marks.length - 1] = System.nanoTime();
+            for (int seg = 0; me == 0 && seg < marks.length - 1; seg++) {
+                double mbps = (double) size * window.length * iters * 1e3 / (marks[seg + 1] - marks[seg]);
+                if (o.segments > 0) {
+                    System.out.printf(Locale.ROOT, "%d\t%d\t%d\t%.2f%n", size, marks[seg], marks[seg + 1], mbps);
+                } else {
+                    System.out.printf(Locale.ROOT, "%d\t\t\t%.2f\t\t\t%.2f%s%n", size, mbps, mbps * 8 / 1e3,
+                        o.validate ? (valid ? "\t\t\tPass" : "\t\t\tFail") : "");
+                }
+            }
+            if (me == 0 && o.segments > 0 && o.validate) {
+                System.out.println("# Validation " + (valid ? "Pass" : "Fail"));
             }
         }
         MPI.Finalize();
@@ -111,6 +127,8 @@ public class OSUBandwidth {
         int warmup = -1;
         int iterations = -1;
         int window = 64;
+        /** Timed segments per size, each printed as a line of its own; 0: one timed loop and OMB's line. */
+        int segments;
         boolean arrays;
         boolean validate;
 
@@ -129,6 +147,7 @@ public class OSUBandwidth {
                     }
                     case "-x" -> o.warmup = Integer.parseInt(value(args, ++a));
                     case "-i" -> o.iterations = Integer.parseInt(value(args, ++a));
+                    case "-s" -> o.segments = Integer.parseInt(value(args, ++a));
                     case "-W" -> o.window = Integer.parseInt(value(args, ++a));
                     case "-a" -> o.arrays = switch (value(args, ++a)) {
                         case "buffer" -> false;
@@ -146,7 +165,7 @@ public class OSUBandwidth {
                 }
             }
             if (o.min < 1 || o.max < o.min || o.warmup < -1 || o.iterations == 0 || o.iterations < -1
-                || o.window < 1) {
+                || o.window < 1 || o.segments < 0) {
                 throw new IllegalArgumentException("bad sizes or counts\n" + USAGE);
             }
             return o;

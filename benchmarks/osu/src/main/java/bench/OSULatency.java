@@ -14,13 +14,17 @@ import mpi.MPI;
  *
  * <pre>
  * ./mpjrun -np 2 benchmarks/osu/src/main/java/bench/OSULatency.java [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS]
- *     [-a buffer|arrays] [-c] [-h] [-v]
+ *     [-s SEGMENTS] [-a buffer|arrays] [-c] [-h] [-v]
  * </pre>
  *
  * <ul>
  *   <li>{@code -m}: sizes are the powers of two from MIN (default 1) to MAX (default 4 MB);</li>
  *   <li>{@code -x}, {@code -i}: warm-up and timed round trips per size; by default 1000 and 10000,
  *       100 and 500 above 8 KB, as in OMB; given, they apply to every size;</li>
+ *   <li>{@code -s}: after the warm-up, SEGMENTS timed loops of ITERATIONS round trips each, one
+ *       line per segment: the size, the segment's start and end ({@code System.nanoTime}, Linux's
+ *       {@code CLOCK_MONOTONIC}, as {@code benchmarks/c/pt2pt.c -s} prints them) and its one-way
+ *       latency ({@code benchmarks/interleave} pairs them with Open MPI's);</li>
  *   <li>{@code -a}: direct {@code ByteBuffer}s from {@code MPI.newByteBuffer} (default) or byte[];</li>
  *   <li>{@code -c}: rank 0 fills the message with a pattern that changes every iteration and checks
  *       the echo; the fill and the check are inside the timed loop, as in OMB-J, so the numbers show
@@ -36,7 +40,7 @@ public class OSULatency {
     private static final int TAG = 1;
     private static final String NAME = "OSULatency";
     private static final String USAGE = "Usage: " + NAME
-        + " [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS] [-a buffer|arrays] [-c] [-h] [-v]";
+        + " [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS] [-s SEGMENTS] [-a buffer|arrays] [-c] [-h] [-v]";
 
     public static void main(String[] args) {
         MPI.Init(args);
@@ -56,19 +60,23 @@ public class OSULatency {
         Payload p = new Payload(o.arrays, o.max, o.validate);
         if (me == 0) {
             System.out.println("# OSU Latency Test");
-            System.out.println("# Size [B]\t\tLatency [us]\tBandwidth [Gb/s]" + (o.validate ? "\tValidation" : ""));
+            System.out.println(o.segments > 0 ? "# Size [B]\tStart [ns]\tEnd [ns]\tLatency [us]"
+                : "# Size [B]\t\tLatency [us]\tBandwidth [Gb/s]" + (o.validate ? "\tValidation" : ""));
         }
         for (int size = o.firstSize(); size <= o.max && size > 0; size *= 2) {
             int skip = o.warmup(size);
             int iters = o.iterations(size);
             boolean valid = true;
-            double start = 0;
+            long[] marks = new long[Math.max(1, o.segments) + 1];
             if (o.validate && me == 0) {
                 p.fill(0, size); // later iterations' messages are written by checkThenFill
             }
-            for (int i = 0; i < skip + iters; i++) {
-                if (i == skip) {
-                    start = MPI.wtime();
+            for (int i = 0; i < skip + iters * (marks.length - 1); i++) {
+                if (i == skip && o.segments > 0 && me == 0) {
+                    System.out.println("# Warm-up done, " + o.segments + " segments follow");
+                }
+                if (i >= skip && (i - skip) % iters == 0) {
+                    marks[(i - skip) / iters] = System.nanoTime();
                 }
                 if (me == 0) {
                     MPI.COMM_WORLD.send(p.send, size, MPI.BYTE, 1, TAG);
@@ -81,11 +89,18 @@ public class OSULatency {
                     MPI.COMM_WORLD.send(p.recv, size, MPI.BYTE, 0, TAG);
                 }
             }
-            if (me == 0) {
-                double latencyUs = (MPI.wtime() - start) * 1e6 / (2.0 * iters);
-                double gbps = size * 8 / (latencyUs * 1e3);
-                System.out.printf(Locale.ROOT, "%d\t\t\t%.2f\t\t\t%.2f%s%n", size, latencyUs, gbps,
-                    o.validate ? (valid ? "\t\t\tPass" : "\t\t\tFail") : "");
+            marks[marks.length - 1] = System.nanoTime();
+            for (int seg = 0; me == 0 && seg < marks.length - 1; seg++) {
+                double latencyUs = (marks[seg + 1] - marks[seg]) / 1e3 / (2.0 * iters);
+                if (o.segments > 0) {
+                    System.out.printf(Locale.ROOT, "%d\t%d\t%d\t%.3f%n", size, marks[seg], marks[seg + 1], latencyUs);
+                } else {
+                    System.out.printf(Locale.ROOT, "%d\t\t\t%.2f\t\t\t%.2f%s%n", size, latencyUs,
+                        size * 8 / (latencyUs * 1e3), o.validate ? (valid ? "\t\t\tPass" : "\t\t\tFail") : "");
+                }
+            }
+            if (me == 0 && o.segments > 0 && o.validate) {
+                System.out.println("# Validation " + (valid ? "Pass" : "Fail"));
             }
         }
         MPI.Finalize();
@@ -102,6 +117,8 @@ public class OSULatency {
         int max = 4 << 20;
         int warmup = -1;
         int iterations = -1;
+        /** Timed segments per size, each printed as a line of its own; 0: one timed loop and OMB's line. */
+        int segments;
         boolean arrays;
         boolean validate;
 
@@ -120,6 +137,7 @@ public class OSULatency {
                     }
                     case "-x" -> o.warmup = Integer.parseInt(value(args, ++a));
                     case "-i" -> o.iterations = Integer.parseInt(value(args, ++a));
+                    case "-s" -> o.segments = Integer.parseInt(value(args, ++a));
                     case "-a" -> o.arrays = switch (value(args, ++a)) {
                         case "buffer" -> false;
                         case "arrays" -> true;
@@ -135,7 +153,8 @@ public class OSULatency {
                     default -> throw new IllegalArgumentException("unknown option " + args[a] + "\n" + USAGE);
                 }
             }
-            if (o.min < 1 || o.max < o.min || o.warmup < -1 || o.iterations == 0 || o.iterations < -1) {
+            if (o.min < 1 || o.max < o.min || o.warmup < -1 || o.iterations == 0 || o.iterations < -1
+                || o.segments < 0) {
                 throw new IllegalArgumentException("bad sizes or counts\n" + USAGE);
             }
             return o;

@@ -91,6 +91,36 @@ class CollectiveBenchmarksTest {
         }
     }
 
+    @ParameterizedTest(name = "{0} on {1} ranks")
+    @CsvSource({"OSUAllreduce, 2", "OSUAllreduce, 3", "OSUBcast, 2", "OSUBcast, 5"})
+    @Timeout(120)
+    @DisplayName("-s prints each timed segment: size, rank 0's start and end in nanoseconds, back to back, and the average time")
+    void segments(String name, int ranks) {
+        String out = run(ranks, name, "-m", "4:8", "-x", "3", "-i", "4", "-s", "3");
+        List<String> lines = out.lines().toList();
+        assertTrue(lines.get(0).startsWith("# OSU MPI "), out);
+        assertEquals("# Size [B]\tStart [ns]\tEnd [ns]\tLat Avg[us]", lines.get(1));
+        assertEquals(2 + 2 * 4, lines.size(), out);
+        Pattern segment = Pattern.compile("(\\d+)\t(\\d+)\t(\\d+)\t(\\d+\\.\\d+)");
+        for (int size : List.of(4, 8)) {
+            int at = 2 + (size == 4 ? 0 : 4);
+            assertEquals("# Warm-up done, 3 segments follow", lines.get(at), out);
+            long previousEnd = -1;
+            for (int k = 1; k <= 3; k++) {
+                var m = segment.matcher(lines.get(at + k));
+                assertTrue(m.matches(), () -> "segment line: " + out);
+                assertEquals(size, Integer.parseInt(m.group(1)), out);
+                long start = Long.parseLong(m.group(2));
+                assertTrue(Long.parseLong(m.group(3)) > start, out);
+                if (previousEnd >= 0) {
+                    assertEquals(previousEnd, start, out);
+                }
+                previousEnd = Long.parseLong(m.group(3));
+                assertTrue(Double.parseDouble(m.group(4)) > 0, out);
+            }
+        }
+    }
+
     @Test
     @DisplayName("OSUReduceScatter sums FLOATs: its sizes start at 4 B")
     void reduceScatterNeedsAtLeastOneFloat() {

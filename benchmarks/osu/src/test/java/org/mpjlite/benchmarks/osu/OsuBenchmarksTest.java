@@ -141,6 +141,41 @@ class OsuBenchmarksTest {
         }
     }
 
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({"OSULatency, Latency [us], ''", "OSULatency, Latency [us], -c", "OSUBandwidth, Bandwidth [MB/s], ''",
+        "OSUBandwidth, Bandwidth [MB/s], -a arrays -c"})
+    @DisplayName("-s prints each timed segment: size, start and end in nanoseconds, back to back, and its value")
+    void segments(String program, String column, String extra) {
+        Run run = osu(2, program, "-m 4:8 -x 3 -i 4 -s 3 " + extra);
+        run.assertSucceeded();
+        List<String> lines = run.lines();
+        assertEquals("# Size [B]\tStart [ns]\tEnd [ns]\t" + column, lines.get(1), run.out);
+        boolean validated = extra.contains("-c");
+        assertEquals(2 + 2 * (1 + 3 + (validated ? 1 : 0)), lines.size(), run.out);
+        Pattern segment = Pattern.compile("(\\d+)\t(\\d+)\t(\\d+)\t(\\d+\\.\\d+)");
+        for (int size : List.of(4, 8)) {
+            int at = 2 + (size == 4 ? 0 : 4 + (validated ? 1 : 0));
+            assertEquals("# Warm-up done, 3 segments follow", lines.get(at), run.out);
+            long previousEnd = -1;
+            for (int k = 1; k <= 3; k++) {
+                Matcher m = segment.matcher(lines.get(at + k));
+                assertTrue(m.matches(), () -> "segment line in\n" + run.out);
+                assertEquals(size, Integer.parseInt(m.group(1)), run.out);
+                long start = Long.parseLong(m.group(2));
+                long end = Long.parseLong(m.group(3));
+                assertTrue(end > start, run.out);
+                if (previousEnd >= 0) {
+                    assertEquals(previousEnd, start, "segments follow each other: " + run.out);
+                }
+                previousEnd = end;
+                assertTrue(Double.parseDouble(m.group(4)) > 0, run.out);
+            }
+            if (validated) {
+                assertEquals("# Validation Pass", lines.get(at + 4), run.out);
+            }
+        }
+    }
+
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {2, 4})
     @DisplayName("OSUMultiLatency prints one mean latency per size for n/2 pairs")
@@ -272,7 +307,7 @@ class OsuBenchmarksTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @CsvSource(delimiter = '|', value = {"OSULatency|-a pigeons", "OSULatency|-W 4", "OSUBandwidth|-W 0",
-        "OSUBiBandwidth|-m 8:4", "OSUMultiLatency|-x", "OSUBandwidth|-i 0"})
+        "OSUBiBandwidth|-m 8:4", "OSUMultiLatency|-x", "OSUBandwidth|-i 0", "OSULatency|-s -1", "OSUBandwidth|-s"})
     @DisplayName("a bad command line fails the job with the usage")
     void badOptions(String program, String args) {
         Run run = osu(2, program, args);
