@@ -71,8 +71,9 @@ public class OSUBandwidth {
             int skip = o.warmup(size);
             int iters = o.iterations(size);
             boolean valid = true;
-            long[] marks = new long[Math.max(1, o.segments) + 1];
-            for (int i = 0; i < skip + iters * (marks.length - 1); i++) {
+            int segments = Math.max(1, o.segments); // one timed loop without -s
+            long[] marks = new long[segments + 1]; // each segment's start, then the end
+            for (int i = 0; i < skip + iters * segments; i++) {
                 if (i == skip && o.segments > 0 && me == 0) {
                     System.out.println("# Warm-up done, " + o.segments + " segments follow");
                 }
@@ -98,8 +99,8 @@ public class OSUBandwidth {
                     MPI.COMM_WORLD.send(ack, ack.length, MPI.BYTE, 0, ACK_TAG);
                 }
             }
-            marks[marks.length - 1] = System.nanoTime();
-            for (int seg = 0; me == 0 && seg < marks.length - 1; seg++) {
+            marks[segments] = System.nanoTime();
+            for (int seg = 0; me == 0 && seg < segments; seg++) {
                 double mbps = (double) size * window.length * iters * 1e3 / (marks[seg + 1] - marks[seg]);
                 if (o.segments > 0) {
                     System.out.printf(Locale.ROOT, "%d\t%d\t%d\t%.2f%n", size, marks[seg], marks[seg + 1], mbps);

@@ -67,11 +67,12 @@ public class OSULatency {
             int skip = o.warmup(size);
             int iters = o.iterations(size);
             boolean valid = true;
-            long[] marks = new long[Math.max(1, o.segments) + 1];
+            int segments = Math.max(1, o.segments); // one timed loop without -s
+            long[] marks = new long[segments + 1]; // each segment's start, then the end
             if (o.validate && me == 0) {
                 p.fill(0, size); // later iterations' messages are written by checkThenFill
             }
-            for (int i = 0; i < skip + iters * (marks.length - 1); i++) {
+            for (int i = 0; i < skip + iters * segments; i++) {
                 if (i == skip && o.segments > 0 && me == 0) {
                     System.out.println("# Warm-up done, " + o.segments + " segments follow");
                 }
@@ -89,8 +90,8 @@ public class OSULatency {
                     MPI.COMM_WORLD.send(p.recv, size, MPI.BYTE, 0, TAG);
                 }
             }
-            marks[marks.length - 1] = System.nanoTime();
-            for (int seg = 0; me == 0 && seg < marks.length - 1; seg++) {
+            marks[segments] = System.nanoTime();
+            for (int seg = 0; me == 0 && seg < segments; seg++) {
                 double latencyUs = (marks[seg + 1] - marks[seg]) / 1e3 / (2.0 * iters);
                 if (o.segments > 0) {
                     System.out.printf(Locale.ROOT, "%d\t%d\t%d\t%.3f%n", size, marks[seg], marks[seg + 1], latencyUs);
