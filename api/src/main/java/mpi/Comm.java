@@ -247,6 +247,10 @@ public abstract class Comm implements Freeable, Cloneable {
         if (isPredefined()) {
             throw new MPIException(MPI.ERR_COMM, call + ": " + this + " is predefined and cannot be freed");
         }
+        Team t = team;
+        if (t != null && t.hasMember(rankIn(me), me)) {
+            t.settleLeft(rankIn(me), call); // a small Bcast this rank left before every rank called it
+        }
         freed = true;
         local(me).deleteAll();
         releaseShared(me);

@@ -119,11 +119,11 @@ class MismatchTest {
     void smallBcastMismatchesAreNamed(int ranks) {
         int last = ranks - 1;
         int[] lines = new int[2];
-        for (int[] c : new int[][] {{2, 3}, {12, 13}, {13, 12}}) {
+        for (int[] c : new int[][] {{2, 3}, {60, 61}, {61, 60}}) {
             List<String> counts = outcomes(ranks, () -> {
                 boolean odd = MPI.COMM_WORLD.Rank() == last;
                 lines[odd ? 1 : 0] = nextLine();
-                MPI.COMM_WORLD.bcast(new int[13], c[odd ? 1 : 0], MPI.INT, 0);
+                MPI.COMM_WORLD.bcast(new int[61], c[odd ? 1 : 0], MPI.INT, 0);
                 return 0;
             });
             assertEveryRank(counts, MPI.ERR_COUNT, "bcast(root=0, count=" + c[0] + ", MPI.INT)" + at(lines[0])

@@ -11,7 +11,7 @@ import mpi.Request;
 import org.mpjlite.p2p.Jobs.World;
 
 /**
- * Blocking Bcast of at most 48 bytes, which the engine carries in the root's epoch line instead of
+ * Blocking Bcast of at most 240 bytes, which the engine carries in the root's epoch lines instead of
  * the slot: every kind of buffer at one element, the largest count that fits and the first that does
  * not (the general path), from every root; offsets; ByteBuffers of either byte order and with a
  * limit below the data; and loops that alternate it with the general path and other collectives,
@@ -20,7 +20,7 @@ import org.mpjlite.p2p.Jobs.World;
 class SmallBcastTest {
     /** Largest count of {@code k}'s elements carried in a line. */
     private static int lineCount(Kind k) {
-        return 48 / k.type.getSize();
+        return org.mpjlite.smpdev.Tunables.LINE_BCAST_BYTES / k.type.getSize();
     }
 
     private static long value(int root, int i) {
@@ -135,12 +135,13 @@ class SmallBcastTest {
                     }
                     case 3 -> MPI.COMM_WORLD.barrier();
                     default -> {
-                        byte[] bytes = new byte[48];
+                        byte[] bytes = new byte[240];
                         if (me == root) {
                             java.util.Arrays.fill(bytes, (byte) it);
                         }
-                        MPI.COMM_WORLD.Bcast(bytes, 0, 48, MPI.BYTE, root);
-                        assertEquals((byte) it, bytes[47], "48 bytes " + it);
+                        MPI.COMM_WORLD.Bcast(bytes, 0, 240, MPI.BYTE, root);
+                        assertEquals((byte) it, bytes[0], "240 bytes " + it);
+                        assertEquals((byte) it, bytes[239], "240 bytes " + it);
                     }
                 }
                 int[] self = {me == 0 ? it : -1};

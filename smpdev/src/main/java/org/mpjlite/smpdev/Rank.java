@@ -112,6 +112,13 @@ public final class Rank implements Waiter {
      * (through its volatile rank table, and before the rank's thread starts).
      */
     private World world;
+    /**
+     * What runs first at this rank's Finalize, given the call's name, in the order added: a team
+     * whose small Bcast the rank left before every member arrived settles it there. Added to rarely
+     * (once per team), possibly by several of the rank's threads at once.
+     */
+    private final java.util.List<java.util.function.Consumer<String>> atFinalize =
+        new java.util.concurrent.CopyOnWriteArrayList<>();
     /** What this rank's calls do, under {@code --trace} or {@code --stats}; else null. */
     private final Tracer tracer;
     /**
@@ -262,9 +269,17 @@ public final class Rank implements Waiter {
      */
     public void finish(String call) {
         checkInitialized(call);
+        for (java.util.function.Consumer<String> action : atFinalize) {
+            action.accept(call);
+        }
         FinalizeReport.check(this, call);
         job.awaitSpawnedRanks(this, call);
         lifecycle = FINALIZED;
+    }
+
+    /** Runs {@code action} with the call's name first at this rank's Finalize ({@link #finish}). */
+    public void atFinalize(java.util.function.Consumer<String> action) {
+        atFinalize.add(action);
     }
 
     /** The requests the program has not completed, under {@link JobConfig#check()}; null otherwise. */

@@ -122,10 +122,11 @@ public final class Tunables {
     public static final int LINE_ALLREDUCE_BYTES = 56;
 
     /**
-     * Largest message (bytes) of a blocking Bcast carried in the root's epoch line: the line less
-     * its header and the word that names the root. Fixed by the line size, not measured.
+     * Largest message (bytes) of a blocking Bcast carried in the root's epoch lines: four cache
+     * lines less the header and the word that names the root, so that messages of up to 240 bytes
+     * move from the root to each member in the lines it polls, without the slot.
      */
-    public static final int LINE_BCAST_BYTES = 48;
+    public static final int LINE_BCAST_BYTES = 240;
 
     /**
      * Collectives that may be in flight on one communicator at once (a power of two): a member may

@@ -95,6 +95,10 @@ public final class Collectives {
             p.recv = buf;
             p.recvIndex = index;
         }
+        if (eager && t.leavesBcastEarly(me)) {
+            t.bcastEarlyFromSlot(s, me, root, EAGER_BCAST, call);
+            return;
+        }
         int n = t.size();
         Kernel kernel = eager ? EAGER_BCAST : (slot, m) -> {
             // Every member, the root too, copies its share of every receiver's buffer: all cores copy.
@@ -109,6 +113,9 @@ public final class Collectives {
             }
         };
         t.run(s, me, kernel, eager, request, call);
+        if (request == null) {
+            t.bcastWaitedForAll(me);
+        }
     }
 
     /** Start of member {@code m}'s share of {@code units} split {@code n} ways, whole items of {@code perItem}. */

@@ -14,9 +14,10 @@ import org.mpjlite.smpdev.data.Copier;
  * of the call in one line, so that the collective moves one line from each member to each other
  * member ({@link Team#allreduceInLines}); a blocking Bcast of at most {@link #BCAST_BYTES} bytes
  * carries the message in the root's line, and every member's line carries the epoch, the signature
- * and the root it names ({@link Team#bcastInLines}). A member uses line {@code epoch & 1} for the phase
- * {@code epoch}; the lines are 64-byte aligned (in native memory: a Java array's alignment is not
- * known), so the header and the data are one cache line.
+ * and the root it names ({@link Team#bcastInLines}). A member uses region {@code epoch & 1} of its
+ * two for the phase {@code epoch}: four lines, 64-byte aligned (in native memory: a Java array's
+ * alignment is not known), so that a reduction's header and data are one cache line, and a Bcast's
+ * message of up to 48 bytes too (longer ones continue in the next three lines).
  *
  * <p>A line starts with its header, {@code epoch << SIGNATURE_BITS | signature}, written with
  * release semantics after the data; the signature packs the count, the basic type and the
@@ -33,14 +34,20 @@ final class EpochLines {
     private static final int LINE = 64;
     /** Largest contribution carried in a line: the line less its 8-byte header. */
     static final int BYTES = Tunables.LINE_ALLREDUCE_BYTES;
-    /** Both lines of a member, on a 128-byte boundary (the adjacent-line prefetcher fetches pairs). */
-    private static final int MEMBER = 2 * LINE;
+    /**
+     * A member's lines of one parity: the header's line, then room for a Bcast's longer message
+     * (a reduction uses the first line only), on a boundary of two lines (the adjacent-line
+     * prefetcher fetches pairs, so no pair is shared by two members or two parities).
+     */
+    private static final int REGION = 4 * LINE;
+    /** Both regions of a member. */
+    private static final int MEMBER = 2 * REGION;
     private static final int SIGNATURE_BITS = 16;
     /** Byte offsets in a line: the header, then a reduction's contribution, or a Bcast's root and message. */
     private static final int DATA = 8;
     private static final int ROOT = 8;
     private static final int BCAST_DATA = 16;
-    /** Largest message of a Bcast carried in a line: the line less its header and root word. */
+    /** Largest message of a Bcast carried in the lines: the region less its header and root word. */
     static final int BCAST_BYTES = Tunables.LINE_BCAST_BYTES;
     /** The operation field of a Bcast's signature: after every {@link BuiltinOp}. */
     private static final long BCAST = 15;
@@ -115,7 +122,7 @@ final class EpochLines {
     }
 
     private static int offset(int m, long epoch) {
-        return m * MEMBER + (int) (epoch & 1) * LINE;
+        return m * MEMBER + (int) (epoch & 1) * REGION;
     }
 
     /**

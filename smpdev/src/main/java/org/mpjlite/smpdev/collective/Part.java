@@ -33,6 +33,11 @@ final class Part {
     // ---- the call, compared across members ---------------------------------------------------
     Operation operation;
     boolean blocking;
+    /**
+     * Set by a member of a small Bcast that leaves it before every member has arrived: it has
+     * returned from the call, so it never takes its {@link #site}, and nobody waits for it.
+     */
+    boolean early;
     /** The root's member index, -1 for collectives without one, or {@link #ROOT_GROUP}. */
     int root;
     /**
@@ -113,6 +118,9 @@ final class Part {
         this.units2 = 0;
         if (this.type2 != null) {
             this.type2 = null;
+        }
+        if (early) {
+            early = false;
         }
     }
 

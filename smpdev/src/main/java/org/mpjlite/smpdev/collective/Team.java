@@ -2,6 +2,7 @@ package org.mpjlite.smpdev.collective;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.StringJoiner;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.mpjlite.smpdev.Job;
@@ -43,11 +44,16 @@ import org.mpjlite.smpdev.wait.WaitStrategy;
  *       in the member's epoch line instead and reads only the others' lines
  *       ({@link #allreduceInLines}); a blocking Bcast small enough for a line
  *       ({@link EpochLines#fitsBcast}) carries the message in the root's line
- *       ({@link #bcastInLines}); every other arrival marks the member's line with its epoch.</li>
+ *       ({@link #bcastInLines}); every other arrival marks the member's line with its epoch. After
+ *       a member's first Bcast on the team, it leaves the next blocking ones of up to
+ *       {@link Tunables#COLLECTIVE_EAGER_BYTES} as soon as it has the root's message, the root at
+ *       once, and compares everyone's call later ({@link #bcastEarly},
+ *       {@link #bcastEarlyFromSlot}, {@link #settle}).</li>
  * </ol>
  * Parts that do not match (a program error: rank 0 in Bcast while rank 1 is in Barrier) fail the
- * collective on every member before any data moves, with an error naming both calls, their
- * arguments, ranks and the user's lines. Blocking members find it together after their first
+ * collective on every member before any data moves (except the members that have left an early
+ * Bcast, which find it when they settle it, or not at all if the job has failed by then), with an
+ * error naming both calls, their arguments, ranks and the user's lines. Blocking members find it together after their first
  * phase; the members the report names then take their own line (a stack walk, only then) and wait
  * for each other's. A non-blocking member's epoch bump lets blocking members of the same collective
  * see its part, so a blocking call against a non-blocking one is reported too (and its request
@@ -72,6 +78,13 @@ public final class Team {
     private static final int LEFT = 2;
     private static final int KNOWN_LEFT = 3;
     private static final int KNOWN_EPOCH = 4;
+    private static final int UNSETTLED_EPOCH = 5;
+    private static final int UNSETTLED_OP = 6;
+    private static final int FLAGS = 7;
+    /** {@link #FLAGS}: the member has finished a small Bcast that waited for every member. */
+    private static final long CHECKED_BCAST = 1;
+    /** {@link #FLAGS}: the member's rank settles this team at Finalize. */
+    private static final long SETTLES_AT_FINALIZE = 2;
     private static final VarHandle STATE = MethodHandles.arrayElementVarHandle(long[].class);
     /** Epoch indexes of {@link #arrivals}: more than the {@code 2 * SLOTS + 2} a member may be ahead. */
     private static final int ARRIVAL_RING = 4 * SLOTS;
@@ -93,7 +106,10 @@ public final class Team {
      * arrived at (volatile stores; others load it volatile, the member itself plain); LEFT, the
      * collectives it has left (volatile); KNOWN_LEFT, the least LEFT of all members it has seen
      * (plain, private, saves re-reading the others); KNOWN_EPOCH, the least EPOCH of all members it
-     * has seen (plain, private). After the members' blocks, one more holds the completion word: the
+     * has seen (plain, private); UNSETTLED_EPOCH and UNSETTLED_OP, the phase and the collective
+     * number of a small Bcast the member left before every member had arrived, 0 and unused when
+     * none ({@link #settle}; plain, private); FLAGS (plain, private). After the members' blocks,
+     * one more holds the completion word: the
      * last phase a member saw complete, with ranks that park (volatile). Accessed only through the
      * {@code lp/sp/lv/sv} accessors below.
      */
@@ -104,6 +120,21 @@ public final class Team {
     private final Phase[] phases;
     /** Members waiting to enter a busy slot: departures wake them (rare; read on every departure). */
     private final AtomicInteger entering = new AtomicInteger();
+    /**
+     * Members waiting until every member has arrived at a phase that no member completes for them:
+     * one that members of a small Bcast arrive at and leave without waiting ({@link #bcastEarly}).
+     * Such arrivals read it and, when it is not 0 and the phase is complete, ring every doorbell
+     * (rare; read on every such arrival, written only around those waits).
+     */
+    private final AtomicInteger awaitingAll = new AtomicInteger();
+    /**
+     * Set once a member has left a small Bcast before every member arrived: a member of another
+     * collective that waits, with ranks that park, for the completion word of that phase (which
+     * nobody stores) then also accepts every member's arrival ({@link Phase#isMet}). Plain: written
+     * before the member's volatile arrival; a waiter that misses it is rung again by the deadlock
+     * detector, and then sees it.
+     */
+    private boolean leftEarly;
     /**
      * Teams above {@link Tunables#LARGE_TEAM} members only: arrivals at the phases of epoch
      * {@code e}, at index {@code (e - 1) % ARRIVAL_RING}, cumulative over the epochs that share the
@@ -302,7 +333,7 @@ public final class Team {
                 }
                 wakeAll();
             }
-            leave(me);
+            leave(me, call);
             if (last) {
                 finish(s, kernel);
             }
@@ -328,7 +359,7 @@ public final class Team {
         if (!buffersFree) {
             p.clear();
         }
-        leave(me);
+        leave(me, call);
         if (error instanceof KernelError k) {
             throw Errors.error(k.errorClass, k.getMessage());
         } else if (error != null) {
@@ -373,20 +404,28 @@ public final class Team {
             checkLines(s, me, epoch, header, -1, call);
             lines.reduce(me, epoch, units, type, op, dst, dstIndex);
         }
-        leave(me);
+        leave(me, call);
     }
 
     /**
      * Member {@code me}'s side of a blocking Bcast small enough for a line
      * ({@link EpochLines#fitsBcast}; every member decides alike), in slot {@code s} whose part it has
-     * signed: as {@link #allreduceInLines}, except that only the root's line carries data, and every
-     * line names the root, which members compare with the signature. Every member waits for every
-     * line, not only the root's, so that a member whose call differs is reported on every member,
-     * as on the general path.
+     * signed. The member's first such Bcast on the team (and every one under {@code --check}) is as
+     * {@link #allreduceInLines}, except that only the root's line carries data, and every line names
+     * the root, which members compare with the signature: every member waits for every line, so a
+     * program whose calls differ from the start is reported on every member, with every line.
+     * Later ones leave early ({@link #bcastEarly}).
      */
     void bcastInLines(Slot s, int me, Object buf, int index, int units, BasicType type, int root, String call) {
         long epoch = nextLineEpoch(s, me, call);
+        if (lpUnsettledEpoch(me) != 0) {
+            settle(me, call); // its phase is at most epoch - 1, which every member has reached now
+        }
         long header = EpochLines.bcastHeader(epoch, units, type);
+        if (leavesBcastEarly(me)) {
+            bcastEarly(s, me, buf, index, units, type, root, epoch, header, call);
+            return;
+        }
         lines.publishBcast(me, header, root, buf, index, units, type);
         if (arriveLastInLines(me, epoch)) {
             completed(s, me, epoch);
@@ -398,7 +437,217 @@ public final class Team {
         if (me != root) {
             lines.readBcast(root, epoch, units, type, buf, index);
         }
-        leave(me);
+        bcastWaitedForAll(me);
+        leave(me, call);
+    }
+
+    /**
+     * Member {@code me}'s side of a small Bcast after its first on the team: the root leaves as
+     * soon as its line is written, and every other member as soon as it has found the root's line
+     * of this phase carrying the same call and read the message, as Open MPI's members leave (so
+     * back-to-back Bcasts overlap). Nobody waits for every member, so each member compares every
+     * member's call later ({@link #settle}): before its next early Bcast, as it leaves its next
+     * collective on the team, or at Free or Finalize. A member whose call differs from the root's
+     * finds that at once and reports it; the report cannot name the lines of members that have
+     * returned.
+     *
+     * <p>Why the root's line is not overwritten while read: the root rewrites the line of this
+     * parity two phases later, once every member has arrived at the next phase
+     * ({@link #nextLineEpoch}), and each member reads the message before it arrives there.
+     */
+    private void bcastEarly(Slot s, int me, Object buf, int index, int units, BasicType type, int root, long epoch,
+                            long header, String call) {
+        beginEarly(s, me);
+        lines.publishBcast(me, header, root, buf, index, units, type);
+        if (arriveEarly(s, me, epoch, root, call)) {
+            if (!sameAsRoot(s, me, root, epoch, header)) {
+                throw differsFromRoot(s, me, epoch, call);
+            }
+            lines.readBcast(root, epoch, units, type, buf, index);
+        }
+        endEarly(me, epoch);
+    }
+
+    /**
+     * Member {@code me}'s side of a blocking Bcast whose message the root copied into its part (at
+     * most {@link Tunables#COLLECTIVE_EAGER_BYTES}, too large for a line), after its first Bcast on
+     * the team ({@link #leavesBcastEarly}): as {@link #bcastEarly}, except that the root's arrival
+     * (its line marked with the phase) says that its part is ready, members compare their part
+     * with the root's, and {@code copy} copies the message from the root's part. The root's part
+     * keeps the message until the root enters the slot again, once every member has left it.
+     */
+    void bcastEarlyFromSlot(Slot s, int me, int root, Kernel copy, String call) {
+        if (lpUnsettledEpoch(me) != 0) {
+            settle(me, call); // waits, at most, until every member has arrived at that Bcast
+        }
+        long epoch = lpEpoch(me) + 1;
+        Part p = s.parts[me];
+        p.blocking = true;
+        beginEarly(s, me);
+        lines.mark(me, epoch);
+        if (arriveEarly(s, me, epoch, root, call)) {
+            if (mismatch(s.parts, root, me) != 0) {
+                throw differsFromRoot(s, me, epoch, call);
+            }
+            copy.run(s, me);
+        }
+        p.recv = null;
+        endEarly(me, epoch);
+    }
+
+    /** True when member {@code me}'s next Bcast on the team leaves early ({@link #bcastEarly}). */
+    boolean leavesBcastEarly(int me) {
+        return (lpFlags(me) & CHECKED_BCAST) != 0 && !check && !isLarge();
+    }
+
+    /** Records that member {@code me} has finished a Bcast that waited for every member. */
+    void bcastWaitedForAll(int me) {
+        spFlags(me, lpFlags(me) | CHECKED_BCAST);
+    }
+
+    /** What every early Bcast of member {@code me} starts with. */
+    private void beginEarly(Slot s, int me) {
+        s.parts[me].early = true;
+        if (!leftEarly) {
+            leftEarly = true;
+        }
+        settleAtFinalize(me);
+    }
+
+    /**
+     * Arrives at phase {@code epoch} of an early Bcast, whose member {@code me} has published its
+     * side: the root wakes the members waiting for it and is done (false); any other member waits
+     * until the root has arrived and wakes its children in the wake-up tree (true: it reads the
+     * root's message next).
+     */
+    private boolean arriveEarly(Slot s, int me, long epoch, int root, String call) {
+        arriveAt(me, epoch);
+        if (awaitingAll.get() != 0 && reached(epoch)) {
+            wakeAll();
+        }
+        if (me == root) {
+            ringAfterRootLine(s, root);
+            return false;
+        }
+        if (EpochLines.epochOf(lines.lvHeader(root, epoch)) < epoch) {
+            await(me, rootLine(me, epoch, root), call);
+        }
+        if (parks) {
+            ringChildren(s, me);
+        }
+        return true;
+    }
+
+    /** Member {@code me} found another call than its own at the root: the report, once every member has arrived. */
+    private RuntimeException differsFromRoot(Slot s, int me, long epoch, String call) {
+        awaitAll(me, epoch, null, call);
+        passed(me, epoch);
+        int other = firstMismatch(s.parts);
+        if (other >= 0) {
+            return mismatch(s, me, other, call);
+        }
+        return new IllegalStateException(call + ": members took different paths for matching calls");
+    }
+
+    /** Member {@code me} leaves the early Bcast at phase {@code epoch}, to be settled later ({@link #settle}). */
+    private void endEarly(int me, long epoch) {
+        spUnsettledOp(me, lpEntered(me) - 1);
+        spUnsettledEpoch(me, epoch);
+    }
+
+    /**
+     * True when the root's line of phase {@code epoch} (which shows that phase or a later one) carries
+     * the same call as member {@code me}'s: the same header and root, or, when the root has since
+     * marked the line's header at a later phase (arriving at collectives that do not wait, while this
+     * member had yet to read it; the message and root stay until every member has arrived at the
+     * phase after {@code epoch}), the same part.
+     */
+    private boolean sameAsRoot(Slot s, int me, int root, long epoch, long header) {
+        long h = lines.lvHeader(root, epoch);
+        if (h == header) {
+            return lines.rootOf(root, epoch) == root;
+        }
+        return EpochLines.epochOf(h) > epoch && mismatch(s.parts, root, me) == 0;
+    }
+
+    /**
+     * The root of an early Bcast has written its line: wakes the members that wait for it. With
+     * ranks that spin, all of them (a volatile read each when none parked). With ranks that park,
+     * down the wake-up tree: the root rings its children and member 0, and every member rings its
+     * children once it has seen the line, so no wake-up is lost (a member either sees the line when
+     * it arrives, or parks before its parent rings it).
+     */
+    private void ringAfterRootLine(Slot s, int root) {
+        if (!parks) {
+            wakeAll();
+            return;
+        }
+        if (root != 0) {
+            members.rank(0).doorbell().ring();
+        }
+        ringChildren(s, root);
+    }
+
+    /**
+     * Compares the calls of the small Bcast member {@code me} left early (its phase and collective
+     * number in UNSETTLED_EPOCH and UNSETTLED_OP), once every member has arrived at it (waiting for
+     * that if need be), then records that the member has left it. Every part of that collective is
+     * still as its member signed it: its slot is reused only once every member has left it, which
+     * this member records only here. A difference throws the mismatch report.
+     */
+    private void settle(int me, String call) {
+        long epoch = lpUnsettledEpoch(me);
+        long op = lpUnsettledOp(me);
+        spUnsettledEpoch(me, 0);
+        Slot s = slots[(int) (op & (SLOTS - 1))];
+        if (lpKnownEpoch(me) < epoch) {
+            awaitAll(me, epoch, s.parts[me], call);
+            spKnownEpoch(me, epoch);
+        }
+        int other = firstMismatch(s.parts);
+        if (other >= 0) {
+            throw lateMismatch(s, me, other, call, op);
+        }
+        storeLeft(me, op + 1);
+    }
+
+    /**
+     * Settles the small Bcast member {@code me} left early, if any ({@link #settle}): before its
+     * communicator is freed, and at Finalize. Waits until every member has called it; throws the
+     * mismatch report if their calls differ.
+     */
+    public void settleLeft(int me, String call) {
+        if (lpUnsettledEpoch(me) != 0) {
+            settle(me, call);
+        }
+    }
+
+    /** Registers, once per member, the member's {@link #settle} at its rank's Finalize. */
+    private void settleAtFinalize(int me) {
+        long flags = lpFlags(me);
+        if ((flags & SETTLES_AT_FINALIZE) == 0) {
+            spFlags(me, flags | SETTLES_AT_FINALIZE);
+            members.rank(me).atFinalize(call -> settleLeft(me, call));
+        }
+    }
+
+    /**
+     * Waits, unless it is known, until every member has arrived at phase {@code epoch}, a phase
+     * that may complete without a ring; {@code settling}: the member's part of the early Bcast the
+     * wait is for, which a deadlock report names, or null.
+     */
+    private void awaitAll(int me, long epoch, Part settling, String call) {
+        if (reached(epoch)) {
+            return;
+        }
+        awaitingAll.incrementAndGet();
+        try {
+            Phase p = phase(me, epoch, Seen.EPOCHS);
+            p.settling = settling;
+            await(me, p, call);
+        } finally {
+            awaitingAll.decrementAndGet();
+        }
     }
 
     /**
@@ -409,9 +658,7 @@ public final class Team {
     private long nextLineEpoch(Slot s, int me, String call) {
         long epoch = lpEpoch(me) + 1;
         if (lpKnownEpoch(me) < epoch - 1) {
-            if (!reached(epoch - 1)) {
-                await(me, phase(me, epoch - 1, Seen.EPOCHS), call);
-            }
+            awaitAll(me, epoch - 1, null, call);
             spKnownEpoch(me, epoch - 1);
         }
         s.parts[me].blocking = true;
@@ -536,9 +783,10 @@ public final class Team {
     /**
      * A blocking member's side of a collective whose calls do not match: every blocking member gets
      * here after the same phase and reports the same pair, member 0 and {@code other}. Those two
-     * take their own line; everyone waits for the lines of the blocking ones of the pair. The first
-     * blocking member fails the requests of non-blocking members and frees the slot they counted in.
-     * Parts are left as they are (the next use of the slot clears them): others may still read them.
+     * take their own line; everyone waits for the lines of the blocking ones of the pair that are
+     * still in the call (not those that left a small Bcast early). The first blocking member fails
+     * the requests of non-blocking members and frees the slot they counted in. Parts are left as
+     * they are (the next use of the slot clears them): others may still read them.
      */
     private RuntimeException mismatch(Slot s, int me, int other, String call) {
         Part[] parts = s.parts;
@@ -547,8 +795,35 @@ public final class Team {
             parts[me].site = CallSite.here();
             wakeAll(); // members of the collective may have parked waiting for this site
         }
+        RuntimeException e = failCollective(s, me, pivot, other, call, "");
+        spUnsettledEpoch(me, 0); // the job fails: nothing left early is compared any more
+        storeLeft(me, lpEntered(me));
+        return e;
+    }
+
+    /**
+     * {@link #mismatch}, found by member {@code me} as it settles collective {@code op} (a small
+     * Bcast it left early) in its call {@code call}: it takes no line, since it has returned from the
+     * Bcast, and rings every doorbell, since members of other calls in that phase may be parked
+     * waiting for a completion that no early member publishes.
+     */
+    private RuntimeException lateMismatch(Slot s, int me, int other, String call, long op) {
+        wakeAll();
+        RuntimeException e = failCollective(s, me, pivot(s.parts), other, call,
+            "; " + who(me, me) + " found this in " + call + ", after it had returned from " + s.parts[me].call);
+        storeLeft(me, op + 1);
+        return e;
+    }
+
+    /**
+     * What {@link #mismatch} and {@link #lateMismatch} share: waits for the lines of the named members
+     * still in the call, fails the non-blocking members' requests (the first blocking member does),
+     * and returns member {@code me}'s error, its report followed by {@code note}.
+     */
+    private RuntimeException failCollective(Slot s, int me, int pivot, int other, String call, String note) {
+        Part[] parts = s.parts;
         for (Part named : new Part[] {parts[pivot], parts[other]}) {
-            if (named.blocking) {
+            if (named.blocking && !named.early) {
                 await(me, () -> named.site != null, call);
             }
         }
@@ -569,8 +844,7 @@ public final class Team {
                 s.release();
             }
         }
-        leave(me);
-        return Errors.error(errorClass, mismatchReport(parts, me, pivot, other));
+        return Errors.error(errorClass, mismatchReport(parts, me, pivot, other) + note);
     }
 
     /** What member {@code me} is told: its call, then the two calls that do not match. */
@@ -581,7 +855,22 @@ public final class Team {
             + parts[other].describe(!inter) + " on " + who(other, me)
             + " (every rank of the communicator must call the same collectives in the same order, with the same"
             + (inter ? " root (MPI.ROOT at the root, MPI.PROC_NULL in its group, its rank in the other group)," : " root,")
-            + " type signature and operation)";
+            + " type signature and operation)" + unnamedLines(parts, me, pivot, other);
+    }
+
+    /**
+     * Why a report names no line for a member of an early Bcast ({@link #bcastEarly}: it may have
+     * returned before the mismatch was found, and then cannot take its line), and how to see it.
+     */
+    private String unnamedLines(Part[] parts, int me, int pivot, int other) {
+        StringJoiner early = new StringJoiner(" and ");
+        for (int m : new int[] {pivot, other}) {
+            if (parts[m].early && parts[m].site == null) {
+                early.add(who(m, me));
+            }
+        }
+        return early.length() == 0 ? "" : "; the line of " + early + " is not known: a small Bcast after the first on"
+            + " a communicator does not wait for every rank (under --check it does, and reports name every line)";
     }
 
     /** Member {@code m} as member {@code viewer} knows it: its rank, and on an intercommunicator its group. */
@@ -652,7 +941,9 @@ public final class Team {
     /** Rings member {@code m}; if it is not in a blocking call of this collective, rings its children for it. */
     private void ringSubtree(Slot s, int m) {
         members.rank(m).doorbell().ring();
-        if (!s.parts[m].blocking) {
+        Part p = s.parts[m];
+        // No part yet: m has not reached an early Bcast, and rings its children itself when it does.
+        if (p != null && !p.blocking) {
             ringChildren(s, m);
         }
     }
@@ -670,13 +961,14 @@ public final class Team {
 
     /**
      * Member {@code me} knows every member arrived at phase {@code epoch} of its current collective:
-     * so every member has left the collective before it (a member leaves each collective before it
-     * enters the next), which {@link #enter} would otherwise learn by reading every member's LEFT
-     * word, a scan of the whole team every few collectives.
+     * so every member has left the collectives before the previous one (a member leaves each
+     * collective before it arrives at a phase of the next, or, for a small Bcast it left early,
+     * settles it as it leaves the next), which {@link #enter} would otherwise learn by reading every
+     * member's LEFT word, a scan of the whole team every few collectives.
      */
     private void passed(int me, long epoch) {
         spKnownEpoch(me, epoch);
-        long before = lpEntered(me) - 1; // LEFT counts collectives left: all those before this one
+        long before = lpEntered(me) - 2; // LEFT counts collectives left: all those before the previous one
         if (lpKnownLeft(me) < before) {
             spKnownLeft(me, before);
         }
@@ -697,6 +989,9 @@ public final class Team {
         if (p.seen != seen) {
             p.seen = seen;
         }
+        if (p.settling != null) {
+            p.settling = null;
+        }
         return p;
     }
 
@@ -710,14 +1005,21 @@ public final class Team {
     private final class Phase implements Condition, Awaited {
         private long epoch;
         private Seen seen;
+        /** The root whose line a {@link Seen#ROOT_LINE} wait reads. */
+        private int root;
+        /** The waiting member's part of the early Bcast it settles ({@link #settle}), or null. */
+        private Part settling;
 
         @Override
         public boolean isMet() {
             switch (seen) {
                 case COMPLETION_WORD:
-                    return lvCompleted() >= epoch;
+                    // Nobody stores the completion of a phase that early Bcast members completed.
+                    return lvCompleted() >= epoch || leftEarly && reached(epoch);
                 case LINES:
                     return arrivedInLines(epoch);
+                case ROOT_LINE:
+                    return EpochLines.epochOf(lines.lvHeader(root, epoch)) >= epoch;
                 default:
                     return reached(epoch);
             }
@@ -725,17 +1027,36 @@ public final class Team {
 
         @Override
         public String describe(Job job) {
-            return "";
+            if (settling == null) {
+                return "";
+            }
+            StringJoiner late = new StringJoiner(", ");
+            int count = 0;
+            for (int m = 0; m < members.size(); m++) {
+                if (lvEpoch(m) < epoch) {
+                    late.add(Integer.toString(m));
+                    count++;
+                }
+            }
+            return "waits for " + (count == 1 ? "rank " : "ranks ") + late + " of the communicator to call "
+                + settling.describe(true) + ", which it returned from early";
         }
 
         @Override
         public void addAwaitedRanks(Job job, java.util.BitSet ranks) {
             for (int m = 0; m < members.size(); m++) {
-                if (lvEpoch(m) < epoch) {
+                if (lvEpoch(m) < epoch && (seen != Seen.ROOT_LINE || m == root)) {
                     ranks.set(members.worldRank(m));
                 }
             }
         }
+    }
+
+    /** Member {@code me}'s wait until the line of member {@code root} shows phase {@code epoch}. */
+    private Phase rootLine(int me, long epoch, int root) {
+        Phase p = phase(me, epoch, Seen.ROOT_LINE);
+        p.root = root;
+        return p;
     }
 
     /** How a waiter sees that a phase is complete. */
@@ -745,7 +1066,9 @@ public final class Team {
         /** Every member's epoch line: a small Allreduce's waiters, with ranks that spin. */
         LINES,
         /** The team's completion word, one read: with ranks that park. */
-        COMPLETION_WORD
+        COMPLETION_WORD,
+        /** The root's line alone: the other members of an early Bcast ({@link #bcastEarly}). */
+        ROOT_LINE
     }
 
     private long lvCompleted() {
@@ -778,9 +1101,20 @@ public final class Team {
         return true;
     }
 
-    /** Records that member {@code me} no longer uses its current slot; wakes members waiting to enter. */
-    private void leave(int me) {
-        svLeft(me, lpEntered(me));
+    /**
+     * Records that member {@code me} no longer uses its current slot (nor the one of a small Bcast
+     * it left early, which it settles first); wakes members waiting to enter.
+     */
+    private void leave(int me, String call) {
+        if (lpUnsettledEpoch(me) != 0) {
+            settle(me, call);
+        }
+        storeLeft(me, lpEntered(me));
+    }
+
+    /** Stores member {@code me}'s count of collectives left; wakes members waiting to enter a slot. */
+    private void storeLeft(int me, long left) {
+        svLeft(me, left);
         if (entering.get() != 0) {
             wakeAll();
         }
@@ -905,5 +1239,29 @@ public final class Team {
 
     private void spKnownEpoch(int m, long v) {
         state[m * PAD + KNOWN_EPOCH] = v;
+    }
+
+    private long lpUnsettledEpoch(int m) {
+        return state[m * PAD + UNSETTLED_EPOCH];
+    }
+
+    private void spUnsettledEpoch(int m, long v) {
+        state[m * PAD + UNSETTLED_EPOCH] = v;
+    }
+
+    private long lpUnsettledOp(int m) {
+        return state[m * PAD + UNSETTLED_OP];
+    }
+
+    private void spUnsettledOp(int m, long v) {
+        state[m * PAD + UNSETTLED_OP] = v;
+    }
+
+    private long lpFlags(int m) {
+        return state[m * PAD + FLAGS];
+    }
+
+    private void spFlags(int m, long v) {
+        state[m * PAD + FLAGS] = v;
     }
 }

@@ -4,7 +4,8 @@
  * from where it is to where it goes ({@link org.mpjlite.smpdev.collective.Collectives}); reductions
  * combine in rank order in one place ({@code Reducer}); a small blocking Allreduce or Bcast travels in the
  * members' cache lines ({@code EpochLines}). Calls that do not match across members fail on every
- * member before any data moves. An intercommunicator's team holds both groups; its collectives run on
+ * member before any data moves, except that a small Bcast after a member's first leaves early and
+ * is compared later. An intercommunicator's team holds both groups; its collectives run on
  * the same engine with kernels that move data from one group to the other
  * ({@link org.mpjlite.smpdev.collective.InterCollectives}).
  *

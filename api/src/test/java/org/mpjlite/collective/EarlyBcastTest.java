@@ -1,0 +1,200 @@
+package org.mpjlite.collective;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.List;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.MPIException;
+import mpi.Request;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.mpjlite.JobFailedException;
+import org.mpjlite.p2p.Jobs;
+import org.mpjlite.p2p.Jobs.World;
+import org.mpjlite.smpdev.DeadlockException;
+
+/**
+ * A small Bcast after the first on a communicator returns as soon as the rank has its message (the
+ * root at once), and the ranks compare their calls later: at the next collective, at Free, at
+ * Finalize. The data must be exactly the root's whatever the other collectives around it (general
+ * path, non-blocking ones that return at once), and a call that differs must still end the job with
+ * the report; under {@code --check} every Bcast waits for every rank, as the first one does.
+ */
+class EarlyBcastTest {
+    /** The line after the caller's: where the collective under test is called. */
+    private static int nextLine() {
+        return new Throwable().getStackTrace()[1].getLineNumber() + 1;
+    }
+
+    private static String at(int line) {
+        return " at EarlyBcastTest.java:" + line;
+    }
+
+    /**
+     * Early Bcasts back to back, from a root that changes, between non-blocking collectives (which
+     * mark the lines without waiting, so a root may be two phases ahead of a rank still to read its
+     * message) and Bcasts on the general path.
+     */
+    @Worlds.AllSizes
+    void deliverTheirRootsMessagesBetweenOtherCollectives(World w) {
+        w.run(() -> {
+            int n = MPI.COMM_WORLD.Size();
+            int me = MPI.COMM_WORLD.Rank();
+            for (int i = 0; i < 300; i++) {
+                int root = i % n;
+                long[] a = {me == root ? 1000L * i + root : -1};
+                MPI.COMM_WORLD.bcast(a, 1, MPI.LONG, root);
+                assertEquals(1000L * i + root, a[0], "iteration " + i);
+                int[] b = new int[12];
+                if (me == (root + 1) % n) {
+                    java.util.Arrays.fill(b, i);
+                }
+                Request r1 = MPI.COMM_WORLD.iBarrier();
+                Request r2 = MPI.COMM_WORLD.iBcast(b, 12, MPI.INT, (root + 1) % n);
+                double[] c = {me == root ? i + 0.5 : 0};
+                MPI.COMM_WORLD.bcast(c, 1, MPI.DOUBLE, root);
+                assertEquals(i + 0.5, c[0], "iteration " + i);
+                Request.waitAll(new Request[] {r1, r2});
+                assertEquals(i, b[11], "iteration " + i);
+                int[] big = new int[64];
+                if (me == root) {
+                    java.util.Arrays.fill(big, -i);
+                }
+                if (i % 3 == 0) {
+                    MPI.COMM_WORLD.Bcast(big, 0, 64, MPI.INT, root);
+                    assertEquals(-i, big[63], "iteration " + i);
+                }
+            }
+            return null;
+        });
+    }
+
+    /** A communicator freed right after early Bcasts: Free settles them, and the data is the root's. */
+    @Worlds.MultiSizes
+    void freeSettlesThem(World w) {
+        w.run(() -> {
+            int me = MPI.COMM_WORLD.Rank();
+            for (int i = 0; i < 50; i++) {
+                Intracomm dup = MPI.COMM_WORLD.Dup();
+                for (int k = 0; k < 3; k++) {
+                    int[] v = {me == k % dup.Size() ? 10 * i + k : -1};
+                    dup.Bcast(v, 0, 1, MPI.INT, k % dup.Size());
+                    assertEquals(10 * i + k, v[0]);
+                }
+                dup.Free();
+            }
+            return null;
+        });
+    }
+
+    /**
+     * A count that differs at a later Bcast: the rank whose call differs from the root's finds it at
+     * once and ends the job, naming its own line; the root had returned, so its line is not known.
+     */
+    @ParameterizedTest(name = "{0} ranks, count {1}")
+    @CsvSource({"2, 1", "3, 1", "8, 1", "2, 100", "3, 100", "8, 100"})
+    void aLaterCountThatDiffersEndsTheJob(int ranks, int count) {
+        int last = ranks - 1;
+        int[] line = new int[1];
+        JobFailedException e = assertThrows(JobFailedException.class, () -> Worlds.of(ranks).run(() -> {
+            int[] buf = new int[count + 1];
+            MPI.COMM_WORLD.Bcast(buf, 0, count, MPI.INT, 0);
+            boolean odd = MPI.COMM_WORLD.Rank() == last;
+            line[0] = nextLine();
+            MPI.COMM_WORLD.Bcast(buf, 0, odd ? count + 1 : count, MPI.INT, 0);
+            MPI.COMM_WORLD.Barrier();
+            return 0;
+        }));
+        Jobs.assertMentions(e.getMessage(), "MPI_ERR_COUNT", "Bcast on rank " + last + ": collective calls do not "
+            + "match: Bcast(root=0, count=" + count + ", MPI.INT) on rank 0 does not match Bcast(root=0, count="
+            + (count + 1) + ", MPI.INT)"
+            + at(line[0]) + " on rank " + last, "the line of rank 0 is not known: a small Bcast after the first on a communicator does not wait for every rank");
+    }
+
+    /**
+     * Ranks that start a non-blocking collective where the root's later Bcast is: nobody of the
+     * ranks waits in a blocking call of that collective, so the root finds it as it settles its
+     * Bcast (here at Finalize) and fails their requests.
+     */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 8})
+    void aLaterBcastAgainstNonBlockingCallsFailsTheirRequests(int ranks) {
+        List<String> o = Worlds.of(ranks).runRaw(() -> {
+            MPI.Init(new String[0]);
+            int[] buf = new int[1];
+            MPI.COMM_WORLD.Bcast(buf, 0, 1, MPI.INT, 0);
+            String outcome = "ok";
+            try {
+                if (MPI.COMM_WORLD.Rank() == 0) {
+                    MPI.COMM_WORLD.Bcast(buf, 0, 1, MPI.INT, 0);
+                } else {
+                    MPI.COMM_WORLD.iBarrier().waitFor();
+                }
+            } catch (MPIException e) {
+                outcome = e.getErrorClass() + ": " + e.getMessage();
+            }
+            try {
+                MPI.Finalize();
+            } catch (MPIException e) {
+                outcome = "Finalize: " + e.getErrorClass() + ": " + e.getMessage();
+            }
+            return outcome;
+        });
+        String mismatch = "Bcast(root=0, count=1, MPI.INT) on rank 0 does not match iBarrier() on rank 1";
+        Jobs.assertMentions(o.get(0), "Finalize: " + MPI.ERR_NOT_SAME + ": ", mismatch,
+            "rank 0 found this in Finalize, after it had returned from Bcast");
+        for (int r = 1; r < ranks; r++) {
+            Jobs.assertMentions(o.get(r), MPI.ERR_NOT_SAME + ": ", mismatch);
+        }
+    }
+
+    /** Only the root calls a later Bcast: its Finalize waits for the others, and the job ends with the report. */
+    @ParameterizedTest(name = "{0} ranks, count {1}")
+    @CsvSource({"2, 1", "3, 1", "8, 1", "2, 100", "3, 100", "8, 100"})
+    void aLaterBcastOnlyTheRootCallsIsReportedAtFinalize(int ranks, int count) {
+        JobFailedException e = assertThrows(JobFailedException.class, () -> Worlds.of(ranks).run(() -> {
+            int[] buf = new int[count];
+            MPI.COMM_WORLD.Bcast(buf, 0, count, MPI.INT, 0);
+            if (MPI.COMM_WORLD.Rank() == 0) {
+                MPI.COMM_WORLD.Bcast(buf, 0, count, MPI.INT, 0);
+            }
+            return 0;
+        }));
+        assertEquals(DeadlockException.EXIT_CODE, e.exitCode(), e.getMessage());
+        Jobs.assertMentions(e.getMessage(), "rank 0: Finalize(waits for " + (ranks == 2 ? "rank 1" : "ranks 1, 2")
+            + (ranks == 8 ? ", 3, 4, 5, 6, 7" : "") + " of the communicator to call Bcast(root=0, count=" + count
+            + ", MPI.INT), which it"
+            + " returned from early)");
+    }
+
+    /** Under --check a later Bcast waits for every rank too: the report names every rank's line. */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 8})
+    void underCheckALaterMismatchNamesEveryLine(int ranks) {
+        int last = ranks - 1;
+        int[] lines = new int[2];
+        List<String> o = Jobs.options().ranks(ranks).check(true).run(() -> {
+            MPI.Init(new String[0]);
+            try {
+                int[] buf = new int[2];
+                MPI.COMM_WORLD.Bcast(buf, 0, 1, MPI.INT, 0);
+                boolean odd = MPI.COMM_WORLD.Rank() == last;
+                lines[odd ? 1 : 0] = nextLine();
+                MPI.COMM_WORLD.Bcast(buf, 0, odd ? 2 : 1, MPI.INT, 0);
+                return "ok";
+            } catch (MPIException e) {
+                return e.getErrorClass() + ": " + e.getMessage();
+            } finally {
+                MPI.Finalize();
+            }
+        });
+        for (int r = 0; r < ranks; r++) {
+            Jobs.assertMentions(o.get(r), MPI.ERR_COUNT + ": MPI_ERR_COUNT: Bcast on rank " + r + ": collective calls do not match: "
+                + "Bcast(root=0, count=1, MPI.INT)" + at(lines[0]) + " on rank 0 does not match Bcast(root=0, count=2, "
+                + "MPI.INT)" + at(lines[1]) + " on rank " + last);
+        }
+    }
+}
