@@ -114,7 +114,7 @@ public final class Rank implements Waiter {
     private World world;
     /**
      * What runs first at this rank's Finalize, given the call's name, in the order added: a team
-     * whose small Bcast the rank left before every member arrived settles it there. Added to rarely
+     * whose Bcast the rank left before every member arrived settles it there. Added to rarely
      * (once per team), possibly by several of the rank's threads at once.
      */
     private final java.util.List<java.util.function.Consumer<String>> atFinalize =

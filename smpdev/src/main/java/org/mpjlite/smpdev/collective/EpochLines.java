@@ -13,7 +13,7 @@ import org.mpjlite.smpdev.data.Copier;
  * most {@link #BYTES} bytes per member carries its contribution, its epoch and a compact signature
  * of the call in one line, so that the collective moves one line from each member to each other
  * member ({@link Team#allreduceInLines}); a blocking Bcast of at most {@link #BCAST_BYTES} bytes
- * carries the message in the root's line, and every member's line carries the epoch, the signature
+ * carries the message in the root's lines, and every member's line carries the epoch, the signature
  * and the root it names ({@link Team#bcastInLines}). A member uses region {@code epoch & 1} of its
  * two for the phase {@code epoch}: four lines, 64-byte aligned (in native memory: a Java array's
  * alignment is not known), so that a reduction's header and data are one cache line, and a Bcast's

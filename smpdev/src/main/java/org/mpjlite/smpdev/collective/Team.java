@@ -53,8 +53,8 @@ import org.mpjlite.smpdev.wait.WaitStrategy;
  * Parts that do not match (a program error: rank 0 in Bcast while rank 1 is in Barrier) fail the
  * collective on every member before any data moves (except the members that have left an early
  * Bcast, which find it when they settle it, or not at all if the job has failed by then), with an
- * error naming both calls, their arguments, ranks and the user's lines. Blocking members find it together after their first
- * phase; the members the report names then take their own line (a stack walk, only then) and wait
+ * error naming both calls, their arguments, ranks and the user's lines. Blocking members find it
+ * together after their first phase; the members the report names then take their own line (a stack walk, only then) and wait
  * for each other's. A non-blocking member's epoch bump lets blocking members of the same collective
  * see its part, so a blocking call against a non-blocking one is reported too (and its request
  * failed) instead of waiting forever.
@@ -81,7 +81,7 @@ public final class Team {
     private static final int UNSETTLED_EPOCH = 5;
     private static final int UNSETTLED_OP = 6;
     private static final int FLAGS = 7;
-    /** {@link #FLAGS}: the member has finished a small Bcast that waited for every member. */
+    /** {@link #FLAGS}: the member has finished a Bcast that waited for every member. */
     private static final long CHECKED_BCAST = 1;
     /** {@link #FLAGS}: the member's rank settles this team at Finalize. */
     private static final long SETTLES_AT_FINALIZE = 2;
@@ -442,10 +442,10 @@ public final class Team {
     }
 
     /**
-     * Member {@code me}'s side of a small Bcast after its first on the team: the root leaves as
-     * soon as its line is written, and every other member as soon as it has found the root's line
-     * of this phase carrying the same call and read the message, as Open MPI's members leave (so
-     * back-to-back Bcasts overlap). Nobody waits for every member, so each member compares every
+     * Member {@code me}'s side of a Bcast in the lines after its first Bcast on the team: the root
+     * leaves as soon as its line is written, and every other member as soon as it has found the
+     * root's line of this phase carrying the same call and read the message, as Open MPI's members
+     * leave (so back-to-back Bcasts overlap). Nobody waits for every member, so each member compares every
      * member's call later ({@link #settle}): before its next early Bcast, as it leaves its next
      * collective on the team, or at Free or Finalize. A member whose call differs from the root's
      * finds that at once and reports it; the report cannot name the lines of members that have
