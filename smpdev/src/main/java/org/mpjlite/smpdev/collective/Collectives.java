@@ -407,8 +407,14 @@ public final class Collectives {
             p.recv = rbuf;
             p.recvIndex = rindex;
             p.unalias(type, units);
+        } else if (eager && t.leavesReduceEarly(me)) {
+            t.reduceEarly(s, me, root, call);
+            return;
         }
         t.run(s, me, REDUCE, eager, request, call);
+        if (request == null) {
+            t.reduceWaitedForAll(me);
+        }
     }
 
     /** Allreduce; in place: each member's contribution is in its receive buffer. */

@@ -85,6 +85,8 @@ public final class Team {
     private static final long CHECKED_BCAST = 1;
     /** {@link #FLAGS}: the member's rank settles this team at Finalize. */
     private static final long SETTLES_AT_FINALIZE = 2;
+    /** {@link #FLAGS}: the member has finished a Reduce that waited for every member. */
+    private static final long CHECKED_REDUCE = 4;
     private static final VarHandle STATE = MethodHandles.arrayElementVarHandle(long[].class);
     /** Epoch indexes of {@link #arrivals}: more than the {@code 2 * SLOTS + 2} a member may be ahead. */
     private static final int ARRIVAL_RING = 4 * SLOTS;
@@ -505,6 +507,46 @@ public final class Team {
         spFlags(me, lpFlags(me) | CHECKED_BCAST);
     }
 
+    /** True when member {@code me}'s next Reduce on the team, if it is not the root, leaves early ({@link #reduceEarly}). */
+    boolean leavesReduceEarly(int me) {
+        return (lpFlags(me) & CHECKED_REDUCE) != 0 && !check && !isLarge();
+    }
+
+    /** Records that member {@code me} has finished a Reduce that waited for every member. */
+    void reduceWaitedForAll(int me) {
+        spFlags(me, lpFlags(me) | CHECKED_REDUCE);
+    }
+
+    /**
+     * A member other than the root of a blocking Reduce whose contribution it copied into its part
+     * (at most {@link Tunables#COLLECTIVE_EAGER_BYTES}), after its first Reduce on the team
+     * ({@link #leavesReduceEarly}): it arrives and returns, as Open MPI's do, and settles later
+     * ({@link #settle}). The root waits for every member as on the general path, compares every
+     * part (so it reports any difference at once) and reduces the copies, which stay until the
+     * member enters the slot again, once every member has left it. The member that completes the
+     * phase publishes that and rings the root: nobody else of a matching Reduce waits for it.
+     */
+    void reduceEarly(Slot s, int me, int root, String call) {
+        if (lpUnsettledEpoch(me) != 0) {
+            settle(me, call); // waits, at most, until every member has arrived at that collective
+        }
+        long epoch = lpEpoch(me) + 1;
+        s.parts[me].blocking = true;
+        beginEarly(s, me);
+        lines.mark(me, epoch);
+        arriveAt(me, epoch);
+        if (reached(epoch)) {
+            if (parks) {
+                svCompleted(epoch);
+            }
+            members.rank(root).doorbell().ring();
+            if (awaitingAll.get() != 0) {
+                wakeAll();
+            }
+        }
+        endEarly(me, epoch);
+    }
+
     /** What every early Bcast of member {@code me} starts with. */
     private void beginEarly(Slot s, int me) {
         s.parts[me].early = true;
@@ -859,8 +901,9 @@ public final class Team {
     }
 
     /**
-     * Why a report names no line for a member of an early Bcast ({@link #bcastEarly}: it may have
-     * returned before the mismatch was found, and then cannot take its line), and how to see it.
+     * Why a report names no line for a member of an early Bcast or Reduce ({@link #bcastEarly},
+     * {@link #reduceEarly}: it may have returned before the mismatch was found, and then cannot
+     * take its line), and how to see it.
      */
     private String unnamedLines(Part[] parts, int me, int pivot, int other) {
         StringJoiner early = new StringJoiner(" and ");
@@ -869,8 +912,9 @@ public final class Team {
                 early.add(who(m, me));
             }
         }
-        return early.length() == 0 ? "" : "; the line of " + early + " is not known: a small Bcast after the first on"
-            + " a communicator does not wait for every rank (under --check it does, and reports name every line)";
+        return early.length() == 0 ? "" : "; the line of " + early + " is not known: after the first on a"
+            + " communicator, a small Bcast, and a small Reduce at the ranks other than the root, do not wait for every"
+            + " rank (under --check they do, and reports name every line)";
     }
 
     /** Member {@code m} as member {@code viewer} knows it: its rank, and on an intercommunicator its group. */

@@ -18,19 +18,19 @@ import org.mpjlite.smpdev.DeadlockException;
 
 /**
  * A small Bcast after the first on a communicator returns as soon as the rank has its message (the
- * root at once), and the ranks compare their calls later: at the next collective, at Free, at
- * Finalize. The data must be exactly the root's whatever the other collectives around it (general
+ * root at once), a small Reduce as soon as a rank other than the root has given its contribution,
+ * and the ranks compare their calls later: at the next collective, at Free, at Finalize. The data must be exactly the root's whatever the other collectives around it (general
  * path, non-blocking ones that return at once), and a call that differs must still end the job with
  * the report; under {@code --check} every Bcast waits for every rank, as the first one does.
  */
-class EarlyBcastTest {
+class EarlyBcastAndReduceTest {
     /** The line after the caller's: where the collective under test is called. */
     private static int nextLine() {
         return new Throwable().getStackTrace()[1].getLineNumber() + 1;
     }
 
     private static String at(int line) {
-        return " at EarlyBcastTest.java:" + line;
+        return " at EarlyBcastAndReduceTest.java:" + line;
     }
 
     /**
@@ -111,7 +111,8 @@ class EarlyBcastTest {
         Jobs.assertMentions(e.getMessage(), "MPI_ERR_COUNT", "Bcast on rank " + last + ": collective calls do not "
             + "match: Bcast(root=0, count=" + count + ", MPI.INT) on rank 0 does not match Bcast(root=0, count="
             + (count + 1) + ", MPI.INT)"
-            + at(line[0]) + " on rank " + last, "the line of rank 0 is not known: a small Bcast after the first on a communicator does not wait for every rank");
+            + at(line[0]) + " on rank " + last, "the line of rank 0 is not known: after the first on a communicator, a small Bcast, and a small Reduce at the"
+            + " ranks other than the root, do not wait for every rank (under --check they do, and reports name every line)");
     }
 
     /**
@@ -196,5 +197,89 @@ class EarlyBcastTest {
                 + "Bcast(root=0, count=1, MPI.INT)" + at(lines[0]) + " on rank 0 does not match Bcast(root=0, count=2, "
                 + "MPI.INT)" + at(lines[1]) + " on rank " + last);
         }
+    }
+
+    /**
+     * Early Reduces (every rank but the root returns once its contribution is copied) back to back,
+     * the root changing, between non-blocking collectives and Reduces too large to leave early:
+     * every result exact (integer sums), so a contribution read after its rank overwrote it, or
+     * another call's, shows.
+     */
+    @Worlds.AllSizes
+    void reducesLeaveEarlyAndSumExactly(World w) {
+        w.run(() -> {
+            int n = MPI.COMM_WORLD.Size();
+            int me = MPI.COMM_WORLD.Rank();
+            long ranks = (long) n * (n - 1) / 2;
+            for (int i = 0; i < 300; i++) {
+                int root = i % n;
+                long[] in = {me + 1000L * i, me};
+                long[] out = {-1, -1};
+                MPI.COMM_WORLD.Reduce(in, 0, out, 0, 2, MPI.LONG, MPI.SUM, root);
+                in[0] = -7; // reused at once: the root must have read the copy
+                if (me == root) {
+                    assertEquals(ranks + 1000L * i * n, out[0], "iteration " + i);
+                    assertEquals(ranks, out[1], "iteration " + i);
+                }
+                Request r = MPI.COMM_WORLD.iBarrier();
+                int[] big = new int[2048];
+                java.util.Arrays.fill(big, me);
+                int[] sum = new int[2048];
+                if (i % 5 == 0) {
+                    MPI.COMM_WORLD.Reduce(big, 0, sum, 0, 2048, MPI.INT, MPI.SUM, (root + 1) % n);
+                    if (me == (root + 1) % n) {
+                        assertEquals((int) ranks, sum[2047], "iteration " + i);
+                    }
+                }
+                double[] x = {me, 1};
+                double[] y = new double[2];
+                MPI.COMM_WORLD.Reduce(x, 0, y, 0, 2, MPI.DOUBLE, MPI.MAX, root);
+                if (me == root) {
+                    assertEquals(n - 1, y[0], "iteration " + i);
+                }
+                r.Wait();
+            }
+            return null;
+        });
+    }
+
+    /** A later Reduce whose count differs on a rank: the root, which waits for every rank, reports it with its line. */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 8})
+    void aLaterReduceThatDiffersIsReportedByTheRoot(int ranks) {
+        int last = ranks - 1;
+        int[] line = new int[1];
+        JobFailedException e = assertThrows(JobFailedException.class, () -> Worlds.of(ranks).run(() -> {
+            int[] in = new int[3];
+            int[] out = new int[3];
+            MPI.COMM_WORLD.Reduce(in, 0, out, 0, 2, MPI.INT, MPI.SUM, 0);
+            boolean odd = MPI.COMM_WORLD.Rank() == last;
+            line[0] = nextLine();
+            MPI.COMM_WORLD.Reduce(in, 0, out, 0, odd ? 3 : 2, MPI.INT, MPI.SUM, 0);
+            MPI.COMM_WORLD.Barrier();
+            return 0;
+        }));
+        Jobs.assertMentions(e.getMessage(), "MPI_ERR_COUNT", "Reduce on rank 0: collective calls do not match: "
+            + "Reduce(root=0, count=2, MPI.INT, MPI.SUM)" + at(line[0]) + " on rank 0 does not match Reduce(root=0, "
+            + "count=3, MPI.INT, MPI.SUM) on rank " + last, "the line of rank " + last + " is not known: after the first"
+            + " on a communicator, a small Bcast, and a small Reduce at the ranks other than the root, do not wait");
+    }
+
+    /** A later Reduce the root never calls: the others wait at Finalize, and the job ends with the report. */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 8})
+    void aLaterReduceTheRootSkipsIsReportedAtFinalize(int ranks) {
+        JobFailedException e = assertThrows(JobFailedException.class, () -> Worlds.of(ranks).run(() -> {
+            int[] in = new int[1];
+            int[] out = new int[1];
+            MPI.COMM_WORLD.Reduce(in, 0, out, 0, 1, MPI.INT, MPI.SUM, 0);
+            if (MPI.COMM_WORLD.Rank() != 0) {
+                MPI.COMM_WORLD.Reduce(in, 0, out, 0, 1, MPI.INT, MPI.SUM, 0);
+            }
+            return 0;
+        }));
+        assertEquals(DeadlockException.EXIT_CODE, e.exitCode(), e.getMessage());
+        Jobs.assertMentions(e.getMessage(), "rank 1: Finalize(waits for rank 0 of the communicator to call "
+            + "Reduce(root=0, count=1, MPI.INT, MPI.SUM), which it returned from early)");
     }
 }
