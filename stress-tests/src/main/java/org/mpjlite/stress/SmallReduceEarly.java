@@ -32,6 +32,8 @@ import org.openjdk.jcstress.infra.results.JJ_Result;
  * other rank 0. Only the sums of every rank's contribution are correct; anything else means a
  * contribution was read after its rank overwrote it, read from another Reduce, or lost: FORBIDDEN.
  */
+@Outcome(id = "300300, 30", expect = Expect.ACCEPTABLE, desc = "Every Reduce summed exactly its own contributions.")
+@Outcome(expect = Expect.FORBIDDEN, desc = "A contribution was read late, from another Reduce, or lost.")
 public abstract class SmallReduceEarly {
     private static final int COLLECTIVE_CONTEXT = 1;
     private static final Reduction SUM = BuiltinOp.SUM.on(Layout.basic(BasicType.LONG));
@@ -63,8 +65,6 @@ public abstract class SmallReduceEarly {
 
     /** Waiters spin before they park (ranks fit on the cores). */
     @JCStressTest
-    @Outcome(id = "300300, 30", expect = Expect.ACCEPTABLE, desc = "Every Reduce summed exactly its own contributions.")
-    @Outcome(expect = Expect.FORBIDDEN, desc = "A contribution was read late, from another Reduce, or lost.")
     @State
     public static class Spinning extends SmallReduceEarly {
         public Spinning() {
@@ -84,8 +84,6 @@ public abstract class SmallReduceEarly {
 
     /** Waiters park at once, so every hand-off also goes through a wake-up. */
     @JCStressTest
-    @Outcome(id = "300300, 30", expect = Expect.ACCEPTABLE, desc = "Every Reduce summed exactly its own contributions.")
-    @Outcome(expect = Expect.FORBIDDEN, desc = "A contribution was read late, from another Reduce, or lost.")
     @State
     public static class Parking extends SmallReduceEarly {
         public Parking() {

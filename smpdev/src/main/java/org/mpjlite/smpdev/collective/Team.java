@@ -479,14 +479,8 @@ public final class Team {
      * keeps the message until the root enters the slot again, once every member has left it.
      */
     void bcastEarlyFromSlot(Slot s, int me, int root, Kernel copy, String call) {
-        if (lpUnsettledEpoch(me) != 0) {
-            settle(me, call); // waits, at most, until every member has arrived at that Bcast
-        }
-        long epoch = lpEpoch(me) + 1;
+        long epoch = markEarly(s, me, call);
         Part p = s.parts[me];
-        p.blocking = true;
-        beginEarly(s, me);
-        lines.mark(me, epoch);
         if (arriveEarly(s, me, epoch, root, call)) {
             if (mismatch(s.parts, root, me) != 0) {
                 throw differsFromRoot(s, me, epoch, call);
@@ -527,13 +521,7 @@ public final class Team {
      * phase publishes that and rings the root: nobody else of a matching Reduce waits for it.
      */
     void reduceEarly(Slot s, int me, int root, String call) {
-        if (lpUnsettledEpoch(me) != 0) {
-            settle(me, call); // waits, at most, until every member has arrived at that collective
-        }
-        long epoch = lpEpoch(me) + 1;
-        s.parts[me].blocking = true;
-        beginEarly(s, me);
-        lines.mark(me, epoch);
+        long epoch = markEarly(s, me, call);
         arriveAt(me, epoch);
         if (reached(epoch)) {
             if (parks) {
@@ -547,7 +535,23 @@ public final class Team {
         endEarly(me, epoch);
     }
 
-    /** What every early Bcast of member {@code me} starts with. */
+    /**
+     * The start of member {@code me}'s early collective on the slot's path: settles the one before
+     * (waiting, at most, until every member has arrived at it), marks the part blocking and early,
+     * and marks the member's line with the phase, whose epoch it returns.
+     */
+    private long markEarly(Slot s, int me, String call) {
+        if (lpUnsettledEpoch(me) != 0) {
+            settle(me, call);
+        }
+        long epoch = lpEpoch(me) + 1;
+        s.parts[me].blocking = true;
+        beginEarly(s, me);
+        lines.mark(me, epoch);
+        return epoch;
+    }
+
+    /** What every early collective of member {@code me} starts with. */
     private void beginEarly(Slot s, int me) {
         s.parts[me].early = true;
         if (!leftEarly) {
