@@ -249,7 +249,7 @@ public abstract class Comm implements Freeable, Cloneable {
         }
         Team t = team;
         if (t != null && t.hasMember(rankIn(me), me)) {
-            t.settleLeft(rankIn(me), call); // a Bcast this rank left before every rank called it
+            t.free(rankIn(me), call); // settles a Bcast or Reduce this rank left before every rank called it
         }
         freed = true;
         local(me).deleteAll();

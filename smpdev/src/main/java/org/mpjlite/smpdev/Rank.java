@@ -115,7 +115,8 @@ public final class Rank implements Waiter {
     /**
      * What runs first at this rank's Finalize, given the call's name, in the order added: a team
      * whose Bcast the rank left before every member arrived settles it there. Added to rarely
-     * (once per team), possibly by several of the rank's threads at once.
+     * (once per team), possibly by several of the rank's threads at once, and taken back when the
+     * team's communicator is freed.
      */
     private final java.util.List<java.util.function.Consumer<String>> atFinalize =
         new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -280,6 +281,16 @@ public final class Rank implements Waiter {
     /** Runs {@code action} with the call's name first at this rank's Finalize ({@link #finish}). */
     public void atFinalize(java.util.function.Consumer<String> action) {
         atFinalize.add(action);
+    }
+
+    /** Takes back an action given to {@link #atFinalize} (the same object); nothing if it is not there. */
+    public void dropAtFinalize(java.util.function.Consumer<String> action) {
+        atFinalize.remove(action);
+    }
+
+    /** How many actions wait for this rank's Finalize. */
+    int atFinalizeCount() {
+        return atFinalize.size();
     }
 
     /** The requests the program has not completed, under {@link JobConfig#check()}; null otherwise. */

@@ -5,6 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.util.StringJoiner;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Consumer;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.Membership;
 import org.mpjlite.smpdev.Rank;
@@ -83,10 +84,8 @@ public final class Team {
     private static final int FLAGS = 7;
     /** {@link #FLAGS}: the member has finished a Bcast that waited for every member. */
     private static final long CHECKED_BCAST = 1;
-    /** {@link #FLAGS}: the member's rank settles this team at Finalize. */
-    private static final long SETTLES_AT_FINALIZE = 2;
     /** {@link #FLAGS}: the member has finished a Reduce that waited for every member. */
-    private static final long CHECKED_REDUCE = 4;
+    private static final long CHECKED_REDUCE = 2;
     private static final VarHandle STATE = MethodHandles.arrayElementVarHandle(long[].class);
     /** Epoch indexes of {@link #arrivals}: more than the {@code 2 * SLOTS + 2} a member may be ahead. */
     private static final int ARRIVAL_RING = 4 * SLOTS;
@@ -152,7 +151,14 @@ public final class Team {
      * small Allreduce is reduced once, and members are woken down a tree ({@link #wakeFrom}).
      */
     private final boolean parks;
+    /**
+     * Per member, its {@link #settleLeft} as registered at its rank's Finalize
+     * ({@link #settleAtFinalize}), or null; taken back when its communicator is freed ({@link #free}).
+     * Written by the member only (its collectives and its Free, which MPI orders).
+     */
+    private final Consumer<String>[] settlesAtFinalize;
 
+    @SuppressWarnings("unchecked")
     private Team(Membership members, int split) {
         this.members = members;
         this.split = split;
@@ -167,6 +173,7 @@ public final class Team {
         this.waits = members.rank(0).job().waitStrategy();
         this.arrivals = isLarge() ? new AtomicLongArray(ARRIVAL_RING) : null;
         this.parks = waits.neverSpins();
+        this.settlesAtFinalize = new Consumer[isLarge() ? 0 : members.size()];
     }
 
     /** True for a team of more than {@link Tunables#LARGE_TEAM} members (see {@link #arrivals}). */
@@ -658,22 +665,36 @@ public final class Team {
     }
 
     /**
-     * Settles the small Bcast member {@code me} left early, if any ({@link #settle}): before its
-     * communicator is freed, and at Finalize. Waits until every member has called it; throws the
-     * mismatch report if their calls differ.
+     * Settles the small Bcast or Reduce member {@code me} left early, if any ({@link #settle}): at
+     * Finalize, and before its communicator is freed ({@link #free}). Waits until every member has
+     * called it; throws the mismatch report if their calls differ.
      */
-    public void settleLeft(int me, String call) {
+    private void settleLeft(int me, String call) {
         if (lpUnsettledEpoch(me) != 0) {
             settle(me, call);
         }
     }
 
-    /** Registers, once per member, the member's {@link #settle} at its rank's Finalize. */
+    /**
+     * Member {@code me}'s communicator is freed: settles what it left early ({@link #settleLeft})
+     * and takes back its settling at Finalize, which would otherwise keep the team, and every team
+     * a program creates and frees, until then.
+     */
+    public void free(int me, String call) {
+        settleLeft(me, call);
+        Consumer<String> settling = settlesAtFinalize[me];
+        if (settling != null) {
+            settlesAtFinalize[me] = null;
+            members.rank(me).dropAtFinalize(settling);
+        }
+    }
+
+    /** Registers, once per member, the member's {@link #settleLeft} at its rank's Finalize. */
     private void settleAtFinalize(int me) {
-        long flags = lpFlags(me);
-        if ((flags & SETTLES_AT_FINALIZE) == 0) {
-            spFlags(me, flags | SETTLES_AT_FINALIZE);
-            members.rank(me).atFinalize(call -> settleLeft(me, call));
+        if (settlesAtFinalize[me] == null) {
+            Consumer<String> settling = call -> settleLeft(me, call);
+            settlesAtFinalize[me] = settling;
+            members.rank(me).atFinalize(settling);
         }
     }
 
