@@ -2,6 +2,7 @@ package org.mpjlite.smpdev.collective;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.mpjlite.smpdev.Tunables;
@@ -25,7 +26,7 @@ import org.mpjlite.smpdev.data.Copier;
  * that members compare. A reader that sees a header with the epoch it waits for sees the data that
  * goes with it. A Bcast's line has the root in its second word and the message after it.
  *
- * <p>Also holds each member's private scratch arrays (its own and the others' contributions, the
+ * <p>Also holds each member's private scratch arrays (a staging array for one contribution, the
  * accumulator), so that the small path does not allocate. Thread safety: a line is written only by
  * its member; the protocol in {@link Team} guarantees that nobody reads a line while its member
  * overwrites it. A member's scratch is used only by that member.
@@ -58,17 +59,14 @@ final class EpochLines {
 
     private final int members;
     private final ByteBuffer lines;
-    /** Per member, per basic type: {contributions of every member (count units each), accumulator}. */
+    /** Per member, per basic type: {staging of one contribution, accumulator}, each of a line's data. */
     private final Object[][][] scratch;
-    /** Per member: parts whose send points into its scratch, for {@link Reducer}. */
-    private final Part[][] views;
 
     EpochLines(int members) {
         this.members = members;
         lines = ByteBuffer.allocateDirect(members * MEMBER + 2 * MEMBER).alignedSlice(MEMBER)
             .order(ByteOrder.nativeOrder());
         scratch = new Object[members][][];
-        views = new Part[members][];
     }
 
     /**
@@ -126,14 +124,12 @@ final class EpochLines {
     }
 
     /**
-     * Copies member {@code me}'s contribution into its scratch and its line, then the header (release):
-     * readers that see the header see the data.
+     * Copies member {@code me}'s contribution into its line, then the header (release): readers that
+     * see the header see the data.
      */
     void publish(int me, long header, Object src, int srcIndex, int units, BasicType type) {
-        Object[] s = scratch(me, type);
-        Copier.copy(src, srcIndex, s[0], me * units, units, type);
         int at = offset(me, epochOf(header));
-        Copier.copy(s[0], me * units, lines, elementAt(at + DATA, type), units, type);
+        Copier.copy(src, srcIndex, lines, elementAt(at + DATA, type), units, type);
         soHeader(at, header);
     }
 
@@ -161,26 +157,32 @@ final class EpochLines {
     }
 
     /**
-     * Writes into {@code dst} the reduction of every member's contribution at {@code epoch}: the
-     * lines' contributions are copied into the member's scratch, then {@link Reducer} combines them
-     * in rank order ({@code x0 op (x1 op (... op x[n-1]))}), so that the result is bitwise the same
-     * on every member and on the general path.
+     * Writes into {@code dst} the reduction of every member's contribution at {@code epoch}, in rank
+     * order ({@code x0 op (x1 op (... op x[n-1]))}) as {@link Reducer} combines them, so that the
+     * result is bitwise the same on every member and on the general path: the last member's
+     * contribution is copied from its line into the accumulator ({@code dst} itself when it is an
+     * array), and each other's, from the last but one down, into the member's staging array and
+     * combined into it. No contribution is copied twice, and nothing is allocated.
      */
     void reduce(int me, long epoch, int units, BasicType type, Reduction op, Object dst, int dstIndex) {
         Object[] s = scratch(me, type);
-        Object all = s[0];
-        Part[] contributions = views(me);
-        for (int m = 0; m < members; m++) {
-            if (m != me) {
-                Copier.copy(lines, elementAt(offset(m, epoch) + DATA, type), all, m * units, units, type);
-            }
-            Part c = contributions[m];
-            if (c.send != all) {
-                c.send = all; // only when it changes: a reference stored into an old object costs a fence (G1)
-            }
-            c.sendIndex = m * units;
+        Object staging = s[0];
+        boolean dstArray = !(dst instanceof Buffer);
+        Object acc = dstArray ? dst : s[1];
+        int accIndex = dstArray ? dstIndex : 0;
+        Copier.copy(lines, dataAt(members - 1, epoch, type), acc, accIndex, units, type);
+        for (int m = members - 2; m >= 0; m--) {
+            Copier.copy(lines, dataAt(m, epoch, type), staging, 0, units, type);
+            op.combine(staging, 0, acc, accIndex, units);
         }
-        Reducer.reduce(contributions, 0, members, 0, units, dst, dstIndex, type, op, s[1]);
+        if (!dstArray) {
+            Copier.copy(acc, 0, dst, dstIndex, units, type);
+        }
+    }
+
+    /** The index of the first {@code type} element of member {@code m}'s contribution in its line of {@code epoch}'s parity. */
+    private static int dataAt(int m, long epoch, BasicType type) {
+        return elementAt(offset(m, epoch) + DATA, type);
     }
 
     /** The line where a phase's one reduction is published: after every member's lines. */
@@ -214,19 +216,6 @@ final class EpochLines {
         return true;
     }
 
-    /** Member {@code me}'s parts that point {@link Reducer} at the contributions in its scratch. */
-    private Part[] views(int me) {
-        Part[] v = views[me];
-        if (v == null) {
-            v = new Part[members];
-            for (int m = 0; m < members; m++) {
-                v[m] = new Part();
-            }
-            views[me] = v;
-        }
-        return v;
-    }
-
     /** The index of the {@code type} element at byte {@code at} of the lines. */
     private static int elementAt(int at, BasicType type) {
         return at / type.size();
@@ -241,7 +230,7 @@ final class EpochLines {
         Object[] s = mine[type.ordinal()];
         if (s == null) {
             int most = BYTES / type.size();
-            s = new Object[] {type.newArray(members * most), type.newArray(most)};
+            s = new Object[] {type.newArray(most), type.newArray(most)};
             mine[type.ordinal()] = s;
         }
         return s;
