@@ -72,6 +72,10 @@ public final class Collectives {
     public static void barrier(Team t, int me, CollectiveRequest request, String call, Object arguments) {
         Slot s = t.enter(me, call);
         s.parts[me].sign(Operation.BARRIER, call, arguments, -1, 0, null, null);
+        if (request == null && t.barriersInLines()) {
+            t.barrierInLines(s, me, call);
+            return;
+        }
         t.run(s, me, NOTHING, true, request, call);
     }
 

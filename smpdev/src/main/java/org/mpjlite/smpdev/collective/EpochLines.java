@@ -50,7 +50,9 @@ final class EpochLines {
     private static final int BCAST_DATA = 16;
     /** Largest message of a Bcast carried in the lines: the region less its header and root word. */
     static final int BCAST_BYTES = Tunables.LINE_BCAST_BYTES;
-    /** The operation field of a Bcast's signature: after every {@link BuiltinOp}. */
+    /** The operation field of a Barrier's signature: after every {@link BuiltinOp}. */
+    private static final long BARRIER = 14;
+    /** The operation field of a Bcast's signature: after every {@link BuiltinOp} and Barrier. */
     private static final long BCAST = 15;
     /** The signature of any call other than a small Allreduce (whose count is at most 56). */
     private static final long OTHER_CALL = 0xFFFF;
@@ -90,6 +92,11 @@ final class EpochLines {
         return epoch << SIGNATURE_BITS | BCAST << 12 | (long) type.ordinal() << 8 | units;
     }
 
+    /** The header of a line of a Barrier at {@code epoch}: the signature alone, no data. */
+    static long barrierHeader(long epoch) {
+        return epoch << SIGNATURE_BITS | BARRIER << 12;
+    }
+
     /** The header of a line carrying a reduction of {@code units} of {@code type} with {@code op}, at {@code epoch}. */
     static long header(long epoch, int units, BasicType type, BuiltinOp op) {
         return epoch << SIGNATURE_BITS | (long) op.ordinal() << 12 | (long) type.ordinal() << 8 | units;
@@ -102,7 +109,12 @@ final class EpochLines {
      * disturbed, and a reader that sees a later epoch compares the parts instead.
      */
     void mark(int me, long epoch) {
-        soHeader(offset(me, epoch), epoch << SIGNATURE_BITS | OTHER_CALL);
+        publishHeader(me, epoch << SIGNATURE_BITS | OTHER_CALL);
+    }
+
+    /** Writes {@code header} alone into member {@code me}'s line of its epoch's parity (release): a Barrier's arrival. */
+    void publishHeader(int me, long header) {
+        soHeader(offset(me, epochOf(header)), header);
     }
 
     static long epochOf(long header) {
