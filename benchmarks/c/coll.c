@@ -8,6 +8,7 @@
  *
  * allreduce:      MPI_Allreduce of MPI_FLOAT elements with MPI_SUM (sizes from 4 B, as in OMB).
  * bcast:          MPI_Bcast of bytes from rank 0.
+ * barrier:        MPI_Barrier (sizes do not apply: give one, -m 8:8, as OSUBarrier accepts them).
  * gatherv, scatterv, allgatherv, alltoallv: SIZE bytes per rank (per pair for alltoallv), block r
  *                 at displacement r * SIZE, root 0 (as OMB's osu_gatherv and the others).
  * reduce_scatter: MPI_Reduce_scatter of SIZE / 4 MPI_FLOAT elements with MPI_SUM, split as OMB's
@@ -65,18 +66,18 @@ int main(int argc, char **argv)
             ok = 0;
         }
     }
-    static const char *const tests[] = {"allreduce", "bcast", "gatherv", "scatterv", "allgatherv", "alltoallv",
+    static const char *const tests[] = {"allreduce", "bcast", "barrier", "gatherv", "scatterv", "allgatherv", "alltoallv",
         "reduce_scatter"};
-    static const char *const titles[] = {"Allreduce", "Broadcast", "Gatherv", "Scatterv", "Allgatherv",
+    static const char *const titles[] = {"Allreduce", "Broadcast", "Barrier", "Gatherv", "Scatterv", "Allgatherv",
         "All-to-Allv Personalized Exchange", "Reduce_scatter"};
-    enum { ALLREDUCE, BCAST, GATHERV, SCATTERV, ALLGATHERV, ALLTOALLV, REDUCE_SCATTER, TESTS };
+    enum { ALLREDUCE, BCAST, BARRIER, GATHERV, SCATTERV, ALLGATHERV, ALLTOALLV, REDUCE_SCATTER, TESTS };
     int t = 0;
     while (ok && test && t < TESTS && strcmp(test, tests[t]) != 0) {
         t++;
     }
     if (!ok || !test || t == TESTS || min < 1 || max < min || series < 0) {
         if (me == 0) {
-            fputs("Usage: coll -t allreduce|bcast|gatherv|scatterv|allgatherv|alltoallv|reduce_scatter"
+            fputs("Usage: coll -t allreduce|bcast|barrier|gatherv|scatterv|allgatherv|alltoallv|reduce_scatter"
                   " [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS] [-s SEGMENTS]\n", stderr);
         }
         MPI_Finalize();
@@ -129,6 +130,9 @@ int main(int argc, char **argv)
                 break;
             case BCAST:
                 MPI_Bcast(sbuf, n, MPI_BYTE, 0, MPI_COMM_WORLD);
+                break;
+            case BARRIER:
+                MPI_Barrier(MPI_COMM_WORLD);
                 break;
             case GATHERV:
                 MPI_Gatherv(sbuf, n, MPI_BYTE, rbuf, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);

@@ -10,16 +10,22 @@ import mpi.MPI;
  * and maximum over ranks of each rank's mean time per call.
  *
  * <pre>
- * ./mpjrun -np N benchmarks/osu/src/main/java/bench/OSUBarrier.java [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS] [-a buffer|arrays]
+ * ./mpjrun -np N benchmarks/osu/src/main/java/bench/OSUBarrier.java [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS] [-s SEGMENTS] [-a buffer|arrays]
  * </pre>
  *
  * Defaults as in OMB-J: sizes 1 B to 1 MB; 1000 warm-up and 10000 timed iterations, 100 and 500
  * above 8 KB; direct ByteBuffers ({@code -a arrays}: Java arrays). Sizes and {@code -a} do not apply; they are accepted for uniformity.
  * Self-contained, like every OMB-J program, so that it runs as a single source file.
+ *
+ * <p>{@code -s SEGMENTS}: after the warm-up, a line {@code # Warm-up done, SEGMENTS segments follow},
+ * then SEGMENTS timed loops of ITERATIONS calls each, one line per segment: the smallest size given,
+ * rank 0's start and end of the segment ({@code System.nanoTime}, Linux's {@code CLOCK_MONOTONIC}, as
+ * {@code benchmarks/c/coll.c -s} prints them) and the average over ranks of the ranks' mean time
+ * per call ({@code benchmarks/interleave} pairs them with Open MPI's).
  */
 public class OSUBarrier {
     private static final int LARGE_MESSAGE = 8192;
-    private static final String USAGE = "Usage: OSUBarrier [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS] [-a buffer|arrays]";
+    private static final String USAGE = "Usage: OSUBarrier [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS] [-s SEGMENTS] [-a buffer|arrays]";
 
     /** One collective call of {@code count} elements on buffers {@code s} (send) and {@code r} (receive). */
     @FunctionalInterface
@@ -36,6 +42,7 @@ public class OSUBarrier {
         int max = 1 << 20;
         int warmup = -1;
         int iterations = -1;
+        int segments = 0;
         boolean arrays = false;
         for (int a = 0; a < args.length; a++) {
             switch (args[a]) {
@@ -49,6 +56,7 @@ public class OSUBarrier {
                 }
                 case "-x" -> warmup = Integer.parseInt(value(args, ++a));
                 case "-i" -> iterations = Integer.parseInt(value(args, ++a));
+                case "-s" -> segments = Integer.parseInt(value(args, ++a));
                 case "-a" -> {
                     String v = value(args, ++a);
                     if (!v.equals("buffer") && !v.equals("arrays")) {
@@ -59,16 +67,22 @@ public class OSUBarrier {
                 default -> throw new IllegalArgumentException("unknown option " + args[a] + "\n" + USAGE);
             }
         }
-        if (min < 1 || max < min || warmup < -1 || iterations == 0 || iterations < -1) {
+        if (min < 1 || max < min || warmup < -1 || iterations == 0 || iterations < -1 || segments < 0) {
             throw new IllegalArgumentException("bad sizes or counts\n" + USAGE);
         }
         if (me == 0) {
             System.out.println("# OSU MPI Barrier Latency Test (MPJ Lite, " + n + " ranks)");
-            System.out.println("# Avg. Latency [us]\tMin Latency [us]\tMax Latency [us]");
+            System.out.println(segments > 0 ? "# Size [B]\tStart [ns]\tEnd [ns]\tLat Avg[us]"
+                : "# Avg. Latency [us]\tMin Latency [us]\tMax Latency [us]");
         }
         int skip = warmup >= 0 ? warmup : 1000;
         int iters = iterations > 0 ? iterations : 10000;
         Call call = (s, r, count) -> world.barrier();
+        if (segments > 0) {
+            segments(world, call, null, null, 0, min, skip, iters, segments);
+            MPI.Finalize();
+            return;
+        }
         double[] t = overRanks(world, time(world, call, null, null, 0, skip, iters));
         if (me == 0) {
             System.out.printf(Locale.ROOT, "%.2f\t\t\t%.2f\t\t\t%.2f%n", t[0], t[1], t[2]);
@@ -92,6 +106,33 @@ public class OSUBarrier {
             world.barrier();
         }
         return total * 1e6 / iters;
+    }
+
+    /**
+     * {@code -s}: {@code skip} warm-up calls, then {@code n} segments of {@code iters} timed calls; rank
+     * 0 prints each segment's start and end and the average over ranks of their mean time per call.
+     */
+    private static void segments(Intracomm world, Call call, Object s, Object r, int count, int size, int skip,
+                                 int iters, int n) {
+        if (skip > 0) {
+            time(world, call, s, r, count, 0, skip);
+        }
+        if (world.getRank() == 0) {
+            System.out.println("# Warm-up done, " + n + " segments follow");
+        }
+        world.barrier();
+        long[] marks = new long[n + 1];
+        double[] us = new double[n];
+        for (int k = 0; k < n; k++) {
+            marks[k] = System.nanoTime();
+            us[k] = time(world, call, s, r, count, 0, iters);
+        }
+        marks[n] = System.nanoTime();
+        double[] sum = new double[n];
+        world.reduce(us, sum, n, MPI.DOUBLE, MPI.SUM, 0);
+        for (int k = 0; world.getRank() == 0 && k < n; k++) {
+            System.out.printf(Locale.ROOT, "%d\t%d\t%d\t%.3f%n", size, marks[k], marks[k + 1], sum[k] / world.getSize());
+        }
     }
 
     /** Average, minimum and maximum over ranks of {@code us}, at rank 0. */
