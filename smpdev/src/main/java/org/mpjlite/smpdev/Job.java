@@ -82,7 +82,8 @@ public final class Job {
 
     private WaitStrategy waitStrategyFor(int rankCount) {
         return WaitStrategy.forMode(config.waitMode(), rankCount, Tunables.SPIN_NANOS, Tunables.SPIN_YIELDS,
-            Tunables.SPINS_PER_CHECK, Tunables.OVERSUBSCRIBED_YIELDS);
+            Tunables.SPINS_PER_CHECK, Tunables.OVERSUBSCRIBED_YIELDS,
+            config.threads() == ThreadKind.PLATFORM ? Tunables.OVERSUBSCRIBED_YIELD_NANOS : 0);
     }
 
     /**

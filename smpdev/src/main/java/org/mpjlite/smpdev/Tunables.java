@@ -174,6 +174,20 @@ public final class Tunables {
     public static final int OVERSUBSCRIBED_YIELDS = 2;
 
     /**
+     * How long a waiting rank on a platform thread keeps yielding, past its
+     * {@link #OVERSUBSCRIBED_YIELDS}, before it parks when the ranks outnumber the cores. A rank
+     * with a core to itself (the odd one of 3 ranks on 2 cores) would otherwise park at once and
+     * halt its virtual CPU, and its wake-up costs 20-50 microseconds. On 2 cores with JDK 17,
+     * against 2 yields alone ({@code benchmarks/interleave --against}): 3 ranks' Allreduce of 8 B
+     * 2.2 against 18.2 microseconds, Bcast 1.5 against 13.4 (Open MPI C 2.2-3.5); 4 ranks'
+     * Allreduce, Bcast and Barrier 0.53, 0.79 and 0.37 of the time; 64 ranks' Barrier plus
+     * Allreduce 114-145 against 118-211 microseconds ({@code benchmarks/scale}). A waiter
+     * whose core another rank wants gives it away at each yield, so it holds no core from a rank
+     * with work. Not for virtual threads ({@link org.mpjlite.smpdev.wait.WaitStrategy#forMode}).
+     */
+    public static final long OVERSUBSCRIBED_YIELD_NANOS = 20_000;
+
+    /**
      * Spin rounds between checks of the clock, the job's health and the interrupt flag: the hot
      * spin polls only the condition, so a reply is noticed within a pause or two.
      */

@@ -53,6 +53,6 @@ final class SpinThenParkWaitStrategy implements WaitStrategy {
                 return true;
             }
         }
-        return YieldThenParkWaitStrategy.yieldUntilMet(waiter, condition, call, yields);
+        return YieldThenParkWaitStrategy.yieldUntilMet(waiter, condition, call, yields, 0);
     }
 }

@@ -41,15 +41,17 @@ public interface WaitStrategy {
      * @param spinsPerCheck spin rounds between checks of the clock, the job and the interrupt flag
      * @param oversubscribedYields how many times a waiter that does not spin (more ranks than
      *                  cores) yields before it parks
+     * @param oversubscribedYieldNanos how long such a waiter keeps yielding before it parks (0:
+     *                  only {@code oversubscribedYields} times); see {@link YieldThenParkWaitStrategy}
      */
     static WaitStrategy forMode(WaitMode mode, int ranks, long spinNanos, int yields, int spinsPerCheck,
-                                int oversubscribedYields) {
+                                int oversubscribedYields, long oversubscribedYieldNanos) {
         return switch (mode) {
             case SPIN -> new SpinThenParkWaitStrategy(spinNanos, yields, spinsPerCheck);
             case PARK -> new ParkingWaitStrategy();
             case AUTO -> ranks <= Runtime.getRuntime().availableProcessors()
                 ? new SpinThenParkWaitStrategy(spinNanos, yields, spinsPerCheck)
-                : new YieldThenParkWaitStrategy(oversubscribedYields);
+                : new YieldThenParkWaitStrategy(oversubscribedYields, oversubscribedYieldNanos);
         };
     }
 }

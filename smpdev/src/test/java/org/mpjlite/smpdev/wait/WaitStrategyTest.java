@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -24,7 +25,7 @@ class WaitStrategyTest {
     /** Every strategy, with a spin short enough to reach the park quickly. */
     static Stream<WaitStrategy> strategies() {
         return Stream.of(new ParkingWaitStrategy(), new SpinThenParkWaitStrategy(1_000_000, 2, 64),
-            new YieldThenParkWaitStrategy(4));
+            new YieldThenParkWaitStrategy(4, 0), new YieldThenParkWaitStrategy(2, 1_000_000));
     }
 
     /** A waiter whose job fails on demand, counting progress calls and recording blocked calls. */
@@ -220,23 +221,49 @@ class WaitStrategyTest {
     void aConditionMetWhileYieldingEndsTheWaitWithoutParking() {
         FakeWaiter w = new FakeWaiter();
         AtomicInteger checks = new AtomicInteger();
-        new YieldThenParkWaitStrategy(4).await(w, () -> checks.incrementAndGet() >= 3, "Recv");
+        new YieldThenParkWaitStrategy(4, 0).await(w, () -> checks.incrementAndGet() >= 3, "Recv");
         assertEquals(3, checks.get(), "checked after the first progress and after each of two yields");
         assertEquals(3, w.progress.get());
         assertTrue(w.entered.isEmpty(), "no blocked call recorded: it never parked");
         assertEquals(0, w.lockPasses.get());
     }
 
+    /**
+     * More ranks than cores, platform threads: a waiter keeps yielding for its time before it parks,
+     * so a condition that comes true meanwhile ends the wait unparked even with no ring (a waiter
+     * with a core to itself is not parked, its virtual CPU not halted, for a short wait).
+     */
+    @Test
+    void aWaiterKeepsYieldingForItsTimeBeforeItParks() throws InterruptedException {
+        FakeWaiter w = new FakeWaiter();
+        AtomicBoolean met = new AtomicBoolean();
+        Thread setter = new Thread(() -> {
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                return;
+            }
+            met.set(true); // no ring: only a waiter still yielding sees it
+        });
+        long start = System.nanoTime();
+        setter.start();
+        new YieldThenParkWaitStrategy(2, 2_000_000_000L).await(w, met::get, "Recv");
+        setter.join();
+        assertTrue(w.entered.isEmpty(), "no blocked call recorded: it never parked");
+        assertTrue(w.progress.get() > 3, "it yielded, matching after each yield, past its two yields");
+        assertTrue(System.nanoTime() - start < 1_000_000_000L, "it returned once the condition held");
+    }
+
     @Test
     void theModeAndTheRankCountChooseTheStrategy() {
         int cores = Runtime.getRuntime().availableProcessors();
-        assertInstanceOf(ParkingWaitStrategy.class, WaitStrategy.forMode(WaitMode.PARK, 1, 1, 1, 1, 1));
-        assertInstanceOf(SpinThenParkWaitStrategy.class, WaitStrategy.forMode(WaitMode.SPIN, cores + 1, 1, 1, 1, 1));
-        assertInstanceOf(SpinThenParkWaitStrategy.class, WaitStrategy.forMode(WaitMode.AUTO, cores, 1, 1, 1, 1));
-        assertInstanceOf(YieldThenParkWaitStrategy.class, WaitStrategy.forMode(WaitMode.AUTO, cores + 1, 1, 1, 1, 1));
-        assertInstanceOf(ParkingWaitStrategy.class, WaitStrategy.forMode(WaitMode.PARK, cores + 1, 1, 1, 1, 1));
-        assertTrue(WaitStrategy.forMode(WaitMode.AUTO, cores + 1, 1, 1, 1, 1).neverSpins());
-        assertFalse(WaitStrategy.forMode(WaitMode.AUTO, cores, 1, 1, 1, 1).neverSpins());
+        assertInstanceOf(ParkingWaitStrategy.class, WaitStrategy.forMode(WaitMode.PARK, 1, 1, 1, 1, 1, 0));
+        assertInstanceOf(SpinThenParkWaitStrategy.class, WaitStrategy.forMode(WaitMode.SPIN, cores + 1, 1, 1, 1, 1, 0));
+        assertInstanceOf(SpinThenParkWaitStrategy.class, WaitStrategy.forMode(WaitMode.AUTO, cores, 1, 1, 1, 1, 0));
+        assertInstanceOf(YieldThenParkWaitStrategy.class, WaitStrategy.forMode(WaitMode.AUTO, cores + 1, 1, 1, 1, 1, 0));
+        assertInstanceOf(ParkingWaitStrategy.class, WaitStrategy.forMode(WaitMode.PARK, cores + 1, 1, 1, 1, 1, 0));
+        assertTrue(WaitStrategy.forMode(WaitMode.AUTO, cores + 1, 1, 1, 1, 1, 0).neverSpins());
+        assertFalse(WaitStrategy.forMode(WaitMode.AUTO, cores, 1, 1, 1, 1, 0).neverSpins());
     }
 
     @Test
