@@ -437,13 +437,7 @@ public final class Team {
         long epoch = nextLineEpoch(s, me, call);
         long header = EpochLines.barrierHeader(epoch);
         lines.publishHeader(me, header);
-        if (arriveLastInLines(me, epoch)) {
-            completed(s, me, epoch);
-        } else {
-            awaitLines(s, me, epoch, call);
-        }
-        passed(me, epoch);
-        checkLines(s, me, epoch, header, -1, call);
+        meetInLines(s, me, epoch, header, -1, call);
         leave(me, call);
     }
 
@@ -467,13 +461,7 @@ public final class Team {
             return;
         }
         lines.publishBcast(me, header, root, buf, index, units, type);
-        if (arriveLastInLines(me, epoch)) {
-            completed(s, me, epoch);
-        } else {
-            awaitLines(s, me, epoch, call);
-        }
-        passed(me, epoch);
-        checkLines(s, me, epoch, header, root, call);
+        meetInLines(s, me, epoch, header, root, call);
         if (me != root) {
             lines.readBcast(root, epoch, units, type, buf, index);
         }
@@ -767,6 +755,21 @@ public final class Team {
     private boolean arriveLastInLines(int me, long epoch) {
         arriveAt(me, epoch);
         return arrivedInLines(epoch);
+    }
+
+    /**
+     * Member {@code me}'s meeting in the lines at phase {@code epoch}, its line written: arrives,
+     * completes the phase if it is last or else waits for it, and compares every line with
+     * {@code header} (and {@code root}, -1 for none), throwing the mismatch report if one differs.
+     */
+    private void meetInLines(Slot s, int me, long epoch, long header, int root, String call) {
+        if (arriveLastInLines(me, epoch)) {
+            completed(s, me, epoch);
+        } else {
+            awaitLines(s, me, epoch, call);
+        }
+        passed(me, epoch);
+        checkLines(s, me, epoch, header, root, call);
     }
 
     /** Waits until every member's line shows {@code epoch} (or, with ranks that park, its completion). */
