@@ -4,10 +4,11 @@
  * benchmarks/compare can put them side by side.
  *
  *   mpicc -O2 -o coll coll.c
- *   mpirun -np N ./coll -t TEST [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS] [-s SEGMENTS]
+ *   mpirun -np N ./coll -t TEST [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS] [-s SEGMENTS] [-b]
  *
  * allreduce:      MPI_Allreduce of MPI_FLOAT elements with MPI_SUM (sizes from 4 B, as in OMB).
  * bcast:          MPI_Bcast of bytes from rank 0.
+ * reduce:         MPI_Reduce of MPI_FLOAT elements with MPI_SUM to rank 0 (sizes from 4 B, as in OMB).
  * barrier:        MPI_Barrier (sizes do not apply: give one, -m 8:8, as OSUBarrier accepts them).
  * gatherv, scatterv, allgatherv, alltoallv: SIZE bytes per rank (per pair for alltoallv), block r
  *                 at displacement r * SIZE, root 0 (as OMB's osu_gatherv and the others).
@@ -19,6 +20,8 @@
  * -s SEGMENTS: after the warm-up, SEGMENTS timed loops of ITERATIONS calls, one line per segment:
  * size, rank 0's start and end (CLOCK_MONOTONIC, ns) and the average over ranks of the mean time
  * per call, as OSUAllreduce and OSUBcast print them with -s (benchmarks/interleave).
+ * -b: back to back, no barrier between the calls, one after each loop of ITERATIONS (outside the
+ * time), as OSUBcast -b and OSUReduce -b: a rank's time is its loop's time per call.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -40,13 +43,16 @@ int main(int argc, char **argv)
     int me, ranks;
     const char *test = NULL;
     long min = 1, max = 1L << 20;
-    int warmup = -1, iterations = -1, series = 0;
+    int warmup = -1, iterations = -1, series = 0, back_to_back = 0;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
     int ok = 1;
     for (int a = 1; a < argc && ok; a += 2) {
-        if (a + 1 >= argc) {
+        if (strcmp(argv[a], "-b") == 0) {
+            back_to_back = 1;
+            a--; /* a flag: no value */
+        } else if (a + 1 >= argc) {
             ok = 0;
         } else if (strcmp(argv[a], "-t") == 0) {
             test = argv[a + 1];
@@ -67,18 +73,18 @@ int main(int argc, char **argv)
         }
     }
     static const char *const tests[] = {"allreduce", "bcast", "barrier", "gatherv", "scatterv", "allgatherv", "alltoallv",
-        "reduce_scatter"};
+        "reduce_scatter", "reduce"};
     static const char *const titles[] = {"Allreduce", "Broadcast", "Barrier", "Gatherv", "Scatterv", "Allgatherv",
-        "All-to-Allv Personalized Exchange", "Reduce_scatter"};
-    enum { ALLREDUCE, BCAST, BARRIER, GATHERV, SCATTERV, ALLGATHERV, ALLTOALLV, REDUCE_SCATTER, TESTS };
+        "All-to-Allv Personalized Exchange", "Reduce_scatter", "Reduce"};
+    enum { ALLREDUCE, BCAST, BARRIER, GATHERV, SCATTERV, ALLGATHERV, ALLTOALLV, REDUCE_SCATTER, REDUCE, TESTS };
     int t = 0;
     while (ok && test && t < TESTS && strcmp(test, tests[t]) != 0) {
         t++;
     }
     if (!ok || !test || t == TESTS || min < 1 || max < min || series < 0) {
         if (me == 0) {
-            fputs("Usage: coll -t allreduce|bcast|barrier|gatherv|scatterv|allgatherv|alltoallv|reduce_scatter"
-                  " [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS] [-s SEGMENTS]\n", stderr);
+            fputs("Usage: coll -t allreduce|bcast|barrier|gatherv|scatterv|allgatherv|alltoallv|reduce_scatter|reduce"
+                  " [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS] [-s SEGMENTS] [-b]\n", stderr);
         }
         MPI_Finalize();
         return 2;
@@ -89,7 +95,7 @@ int main(int argc, char **argv)
     int *counts = calloc(ranks, sizeof(int));
     int *displs = calloc(ranks, sizeof(int));
     if (me == 0) {
-        printf("# OSU MPI %s Latency Test\n", titles[t]);
+        printf("# OSU MPI %s Latency Test%s\n", titles[t], back_to_back ? " (back to back)" : "");
         printf("%s\n", series > 0 ? "# Size [B]\tStart [ns]\tEnd [ns]\tLat Avg[us]"
             : "# Size\t\tLat Avg[us]\t\tLat Min[us]\t\tLat Max[us]");
     }
@@ -97,7 +103,7 @@ int main(int argc, char **argv)
     double *totals = malloc(sizeof(double) * segments);
     double *sums = malloc(sizeof(double) * segments);
     long *marks = malloc(sizeof(long) * (segments + 1));
-    int floats = t == ALLREDUCE || t == REDUCE_SCATTER;
+    int floats = t == ALLREDUCE || t == REDUCE_SCATTER || t == REDUCE;
     long first = floats ? 4 : 1;
     while (first < min) {
         first *= 2;
@@ -146,6 +152,9 @@ int main(int argc, char **argv)
             case ALLTOALLV:
                 MPI_Alltoallv(sbuf, counts, displs, MPI_BYTE, rbuf, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
                 break;
+            case REDUCE:
+                MPI_Reduce(sbuf, rbuf, elements, MPI_FLOAT, MPI_SUM, 0, MPI_COMM_WORLD);
+                break;
             default:
                 MPI_Reduce_scatter(sbuf, rbuf, counts, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
                 break;
@@ -153,7 +162,10 @@ int main(int argc, char **argv)
             if (i >= skip) {
                 totals[(i - skip) / iters] += MPI_Wtime() - start;
             }
-            MPI_Barrier(MPI_COMM_WORLD);
+            /* Back to back: a barrier only where a loop of ITERATIONS (or the warm-up) ends. */
+            if (!back_to_back || i + 1 == skip || (i >= skip && (i + 1 - skip) % iters == 0)) {
+                MPI_Barrier(MPI_COMM_WORLD);
+            }
         }
         marks[segments] = now_ns();
         if (series > 0) {

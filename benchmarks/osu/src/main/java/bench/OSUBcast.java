@@ -11,7 +11,7 @@ import mpi.MPI;
  *
  * <pre>
  * ./mpjrun -np N benchmarks/osu/src/main/java/bench/OSUBcast.java [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS] [-s SEGMENTS]
- *     [-a buffer|arrays]
+ *     [-a buffer|arrays] [-b]
  * </pre>
  *
  * Defaults as in OMB-J: sizes 1 B to 1 MB; 1000 warm-up and 10000 timed iterations, 100 and 500
@@ -23,10 +23,15 @@ import mpi.MPI;
  * and end of the segment ({@code System.nanoTime}, Linux's {@code CLOCK_MONOTONIC}, as
  * {@code benchmarks/c/coll.c -s} prints them) and the average over ranks of the ranks' mean time
  * per call ({@code benchmarks/interleave} pairs them with Open MPI's).
+ *
+ * <p>{@code -b}: back to back, no barrier between the calls (one after each loop of ITERATIONS, outside
+ * the time), as a program that broadcasts in a loop calls them: a rank's time is then its loop's
+ * time per call, which shows how far the root may run ahead of the other ranks
+ * ({@code benchmarks/c/coll.c -b} is the same loop for native MPI).
  */
 public class OSUBcast {
     private static final int LARGE_MESSAGE = 8192;
-    private static final String USAGE = "Usage: OSUBcast [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS] [-s SEGMENTS] [-a buffer|arrays]";
+    private static final String USAGE = "Usage: OSUBcast [-m [MIN:]MAX] [-x WARMUP] [-i ITERATIONS] [-s SEGMENTS] [-a buffer|arrays] [-b]";
 
     /** One collective call of {@code count} elements on buffers {@code s} (send) and {@code r} (receive). */
     @FunctionalInterface
@@ -45,6 +50,7 @@ public class OSUBcast {
         int iterations = -1;
         int segments = 0;
         boolean arrays = false;
+        boolean backToBack = false;
         for (int a = 0; a < args.length; a++) {
             switch (args[a]) {
                 case "-m" -> {
@@ -65,6 +71,7 @@ public class OSUBcast {
                     }
                     arrays = v.equals("arrays");
                 }
+                case "-b" -> backToBack = true;
                 default -> throw new IllegalArgumentException("unknown option " + args[a] + "\n" + USAGE);
             }
         }
@@ -72,7 +79,8 @@ public class OSUBcast {
             throw new IllegalArgumentException("bad sizes or counts\n" + USAGE);
         }
         if (me == 0) {
-            System.out.println("# OSU MPI Broadcast Latency Test (MPJ Lite, " + (arrays ? "Java arrays" : "direct ByteBuffers") + ")");
+            System.out.println("# OSU MPI Broadcast Latency Test (MPJ Lite, " + (arrays ? "Java arrays" : "direct ByteBuffers")
+                + (backToBack ? ", back to back" : "") + ")");
             System.out.println(segments > 0 ? "# Size [B]\tStart [ns]\tEnd [ns]\tLat Avg[us]"
                 : "# Size\t\tLat Avg[us]\t\tLat Min[us]\t\tLat Max[us]");
         }
@@ -85,10 +93,10 @@ public class OSUBcast {
             Object r = buffer(arrays, 0, false);
             Call call = (b, unused, c) -> world.bcast(b, c, MPI.BYTE, 0);
             if (segments > 0) {
-                segments(world, call, s, r, count, size, skip, iters, segments);
+                segments(world, call, s, r, count, size, skip, iters, segments, backToBack);
                 continue;
             }
-            double[] t = overRanks(world, time(world, call, s, r, count, skip, iters));
+            double[] t = overRanks(world, time(world, call, s, r, count, skip, iters, backToBack));
             if (me == 0) {
                 System.out.printf(Locale.ROOT, "%d\t\t%.2f\t\t\t%.2f\t\t\t%.2f%n", size, t[0], t[1], t[2]);
             }
@@ -97,10 +105,11 @@ public class OSUBcast {
     }
 
     /**
-     * Times {@code iters} calls after {@code skip} warm-ups; returns this rank's mean time per call in
-     * microseconds.
+     * Times {@code iters} calls after {@code skip} warm-ups, with a barrier after each call, or
+     * ({@code backToBack}) only after the last; returns this rank's mean time per call in microseconds.
      */
-    private static double time(Intracomm world, Call call, Object s, Object r, int count, int skip, int iters) {
+    private static double time(Intracomm world, Call call, Object s, Object r, int count, int skip, int iters,
+                               boolean backToBack) {
         double total = 0;
         for (int i = 0; i < skip + iters; i++) {
             double start = MPI.wtime();
@@ -109,6 +118,11 @@ public class OSUBcast {
             if (i >= skip) {
                 total += elapsed;
             }
+            if (!backToBack) {
+                world.barrier();
+            }
+        }
+        if (backToBack) {
             world.barrier();
         }
         return total * 1e6 / iters;
@@ -119,9 +133,9 @@ public class OSUBcast {
      * 0 prints each segment's start and end and the average over ranks of their mean time per call.
      */
     private static void segments(Intracomm world, Call call, Object s, Object r, int count, int size, int skip,
-                                 int iters, int n) {
+                                 int iters, int n, boolean backToBack) {
         if (skip > 0) {
-            time(world, call, s, r, count, 0, skip);
+            time(world, call, s, r, count, 0, skip, backToBack);
         }
         if (world.getRank() == 0) {
             System.out.println("# Warm-up done, " + n + " segments follow");
@@ -131,7 +145,7 @@ public class OSUBcast {
         double[] us = new double[n];
         for (int k = 0; k < n; k++) {
             marks[k] = System.nanoTime();
-            us[k] = time(world, call, s, r, count, 0, iters);
+            us[k] = time(world, call, s, r, count, 0, iters, backToBack);
         }
         marks[n] = System.nanoTime();
         double[] sum = new double[n];
