@@ -2,8 +2,11 @@ package org.mpjlite.collective;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
@@ -15,6 +18,7 @@ import org.mpjlite.JobFailedException;
 import org.mpjlite.p2p.Jobs;
 import org.mpjlite.p2p.Jobs.World;
 import org.mpjlite.smpdev.DeadlockException;
+import org.mpjlite.smpdev.Tunables;
 
 /**
  * A small Bcast after the first on a communicator returns as soon as the rank has its message (the
@@ -66,6 +70,106 @@ class EarlyBcastAndReduceTest {
                 if (i % 3 == 0) {
                     MPI.COMM_WORLD.Bcast(big, 0, 64, MPI.INT, root);
                     assertEquals(-i, big[63], "iteration " + i);
+                }
+            }
+            return null;
+        });
+    }
+
+    /**
+     * The root of back-to-back early Bcasts runs ahead of a rank that has not called them yet, up to
+     * one less than the lines' phases ({@link Tunables#LINE_PHASES}), as Open MPI's root runs ahead
+     * on eager messages: the slow rank waits, with a bound, for the root to signal that it has
+     * returned from all of them, and only then makes its own calls, which still deliver every
+     * message exactly, the short ones from the lines and the longer ones from the slot. Then the
+     * same for early Reduces, a rank other than the root running ahead of the root.
+     */
+    @Worlds.MultiSizes
+    void theRootOfBackToBackBcastsRunsAheadOfASlowRank(World w) {
+        int ahead = Tunables.LINE_PHASES - 1;
+        CountDownLatch rootReturned = new CountDownLatch(1);
+        CountDownLatch memberReturned = new CountDownLatch(1);
+        w.run(() -> {
+            int n = MPI.COMM_WORLD.Size();
+            int me = MPI.COMM_WORLD.Rank();
+            int slow = n - 1;
+            long[] first = {me == 0 ? 5 : -1};
+            MPI.COMM_WORLD.Bcast(first, 0, 1, MPI.LONG, 0); // the first Bcast waits for every rank
+            assertEquals(5, first[0]);
+            if (me == slow) {
+                assertTrue(rootReturned.await(60, TimeUnit.SECONDS), "the root did not return from "
+                    + ahead + " Bcasts before rank " + slow + " called them");
+            }
+            for (int k = 0; k < ahead; k++) {
+                int length = k % 2 == 0 ? 3 : 100; // in the lines, or in the slot (800 bytes)
+                long[] v = new long[length];
+                if (me == 0) {
+                    java.util.Arrays.fill(v, 1000L * k + length);
+                }
+                MPI.COMM_WORLD.Bcast(v, 0, length, MPI.LONG, 0);
+                for (long x : v) {
+                    assertEquals(1000L * k + length, x, "Bcast " + k);
+                }
+            }
+            if (me == 0) {
+                rootReturned.countDown();
+            }
+            long[] in = {me + 1};
+            long[] out = {-1};
+            MPI.COMM_WORLD.Reduce(in, 0, out, 0, 1, MPI.LONG, MPI.SUM, 0); // the first Reduce waits
+            if (me == 0) {
+                assertEquals((long) n * (n + 1) / 2, out[0]);
+                assertTrue(memberReturned.await(60, TimeUnit.SECONDS), "rank " + slow + " did not return from "
+                    + ahead + " Reduces before the root called them");
+            }
+            for (int k = 0; k < ahead; k++) {
+                long[] x = {(me + 1) * (k + 1L)};
+                long[] y = {-1};
+                MPI.COMM_WORLD.Reduce(x, 0, y, 0, 1, MPI.LONG, MPI.SUM, 0);
+                x[0] = -99; // reused at once: the root reads the copy
+                if (me == 0) {
+                    assertEquals((long) n * (n + 1) / 2 * (k + 1), y[0], "Reduce " + k);
+                }
+            }
+            if (me == slow) {
+                memberReturned.countDown();
+            }
+            MPI.COMM_WORLD.Barrier();
+            return null;
+        });
+    }
+
+    /**
+     * Early Bcasts and Reduces back to back, many more than the lines' phases, the roots changing
+     * and ranks pausing at random, so that roots run ahead and reuse the lines of earlier phases
+     * while slower ranks read them: every message and every sum exact.
+     */
+    @Worlds.AllSizes
+    void backToBackEarlyCallsStayExactWhileRootsRunAhead(World w) {
+        w.run(() -> {
+            int n = MPI.COMM_WORLD.Size();
+            int me = MPI.COMM_WORLD.Rank();
+            java.util.Random pauses = new java.util.Random(me);
+            for (int i = 0; i < 2000; i++) {
+                int root = i / 50 % n;
+                if (pauses.nextInt(40) == 0) {
+                    Thread.sleep(0, 200_000);
+                }
+                int length = i % 7 == 0 ? 60 : 1 + i % 4; // 60 longs: the slot
+                long[] v = new long[length];
+                if (me == root) {
+                    java.util.Arrays.fill(v, 31L * i + root);
+                }
+                MPI.COMM_WORLD.Bcast(v, 0, length, MPI.LONG, root);
+                assertEquals(31L * i + root, v[length - 1], "Bcast " + i);
+                assertEquals(31L * i + root, v[0], "Bcast " + i);
+                if (i % 3 == 0) {
+                    long[] x = {me + i};
+                    long[] y = {-1};
+                    MPI.COMM_WORLD.Reduce(x, 0, y, 0, 1, MPI.LONG, MPI.SUM, root);
+                    if (me == root) {
+                        assertEquals((long) n * (n - 1) / 2 + (long) n * i, y[0], "Reduce " + i);
+                    }
                 }
             }
             return null;

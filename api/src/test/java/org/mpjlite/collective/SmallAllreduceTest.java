@@ -126,7 +126,7 @@ class SmallAllreduceTest {
     }
 
     /** Magnitudes far apart, so that the order of the additions shows in the result. */
-    private static double value(int rank, int i) {
+    static double value(int rank, int i) {
         return (rank % 3 == 0 ? 1e16 : rank % 3 == 1 ? -1e16 : 1.0 + rank) * (i + 1) + 0.1 * rank;
     }
 

@@ -129,6 +129,16 @@ public final class Tunables {
     public static final int LINE_BCAST_BYTES = 240;
 
     /**
+     * Phases a member's epoch lines hold (a power of two, less than {@link #COLLECTIVE_SLOTS}): the
+     * root of back-to-back small Bcasts, and a member other than the root of back-to-back small
+     * Reduces, may run this many less one ahead of the slowest member before it waits, as Open MPI's
+     * eager messages let its root run ahead. Two would keep the root one Bcast ahead, each Bcast
+     * then costing a line's round trip; eight cost a team of up to {@link #LARGE_TEAM} members 2 KB
+     * of native memory per member (larger teams keep two).
+     */
+    public static final int LINE_PHASES = 8;
+
+    /**
      * Collectives that may be in flight on one communicator at once (a power of two): a member may
      * run this many collectives ahead of the slowest member before it waits to enter a slot. 32
      * covers the pipelines of non-blocking collectives programs issue; each slot costs a part per

@@ -404,8 +404,13 @@ public final class Collectives {
         Slot s = t.enter(me, call);
         Part p = s.parts[me];
         p.sign(Operation.REDUCE, call, arguments, root, units, type, op);
-        boolean eager = eager(units, type, request);
         boolean rootInPlace = inPlace && me == root;
+        if (request == null && !t.isLarge() && EpochLines.fitsReduce(units, type, op)) {
+            t.reduceInLines(s, me, rootInPlace ? rbuf : sbuf, rootInPlace ? rindex : sindex, rbuf, rindex, units, type,
+                op, root, call);
+            return;
+        }
+        boolean eager = eager(units, type, request);
         contribute(p, rootInPlace ? rbuf : sbuf, rootInPlace ? rindex : sindex, units, type, eager || rootInPlace);
         if (me == root) {
             p.recv = rbuf;

@@ -10,21 +10,25 @@ import org.mpjlite.smpdev.data.BasicType;
 import org.mpjlite.smpdev.data.Copier;
 
 /**
- * Each member's two cache lines for small reductions and broadcasts: a blocking Allreduce of at
+ * Each member's cache lines for small reductions and broadcasts: a blocking Allreduce of at
  * most {@link #BYTES} bytes per member carries its contribution, its epoch and a compact signature
  * of the call in one line, so that the collective moves one line from each member to each other
  * member ({@link Team#allreduceInLines}); a blocking Bcast of at most {@link #BCAST_BYTES} bytes
  * carries the message in the root's lines, and every member's line carries the epoch, the signature
- * and the root it names ({@link Team#bcastInLines}). A member uses region {@code epoch & 1} of its
- * two for the phase {@code epoch}: four lines, 64-byte aligned (in native memory: a Java array's
- * alignment is not known), so that a reduction's header and data are one cache line, and a Bcast's
- * message of up to 48 bytes too (longer ones continue in the next three lines).
+ * and the root it names ({@link Team#bcastInLines}). A member uses region {@code epoch % phases} of
+ * its {@link #phases} for the phase {@code epoch}: four lines, 64-byte aligned (in native memory: a
+ * Java array's alignment is not known), so that a reduction's header and data are one cache line,
+ * and a Bcast's message of up to 48 bytes too (longer ones continue in the next three lines). With
+ * more than two phases the root of back-to-back Bcasts writes the next ones while members still
+ * read earlier ones ({@link Team#nextLineEpoch}).
  *
  * <p>A line starts with its header, {@code epoch << SIGNATURE_BITS | signature}, written with
  * release semantics after the data; the signature packs the count, the basic type and the
- * predefined operation (for a Bcast, a marker no operation has), the fields of a {@link Part}
- * that members compare. A reader that sees a header with the epoch it waits for sees the data that
- * goes with it. A Bcast's line has the root in its second word and the message after it.
+ * predefined operation (for a Bcast, a marker no operation has; for a Reduce, a bit of its own),
+ * the fields of a {@link Part} that members compare. A reader that sees a header with the epoch it
+ * waits for sees the data that goes with it. A Bcast's line has the root in its second word and
+ * the message after it; a Reduce's ({@link Team#reduceInLines}, at most {@link #REDUCE_BYTES}
+ * bytes) the root and then the member's contribution.
  *
  * <p>Also holds each member's private scratch arrays (a staging array for one contribution, the
  * accumulator), so that the small path does not allocate. Thread safety: a line is written only by
@@ -36,37 +40,51 @@ final class EpochLines {
     /** Largest contribution carried in a line: the line less its 8-byte header. */
     static final int BYTES = Tunables.LINE_ALLREDUCE_BYTES;
     /**
-     * A member's lines of one parity: the header's line, then room for a Bcast's longer message
+     * A member's lines of one phase: the header's line, then room for a Bcast's longer message
      * (a reduction uses the first line only), on a boundary of two lines (the adjacent-line
-     * prefetcher fetches pairs, so no pair is shared by two members or two parities).
+     * prefetcher fetches pairs, so no pair is shared by two members or two phases).
      */
     private static final int REGION = 4 * LINE;
-    /** Both regions of a member. */
-    private static final int MEMBER = 2 * REGION;
-    private static final int SIGNATURE_BITS = 16;
+    private static final int SIGNATURE_BITS = 17;
+    /** The signature bit of a Reduce: its line also names the root, and its data follows that. */
+    private static final long REDUCE = 1L << 16;
     /** Byte offsets in a line: the header, then a reduction's contribution, or a Bcast's root and message. */
     private static final int DATA = 8;
     private static final int ROOT = 8;
     private static final int BCAST_DATA = 16;
     /** Largest message of a Bcast carried in the lines: the region less its header and root word. */
     static final int BCAST_BYTES = Tunables.LINE_BCAST_BYTES;
+    /** Largest contribution of a Reduce carried in a line: the line less its header and root word. */
+    static final int REDUCE_BYTES = LINE - BCAST_DATA;
     /** The operation field of a Barrier's signature: after every {@link BuiltinOp}. */
     private static final long BARRIER = 14;
     /** The operation field of a Bcast's signature: after every {@link BuiltinOp} and Barrier. */
     private static final long BCAST = 15;
     /** The signature of any call other than a small Allreduce (whose count is at most 56). */
-    private static final long OTHER_CALL = 0xFFFF;
+    private static final long OTHER_CALL = 0x1FFFF;
     private static final VarHandle HEADER = MethodHandles.byteBufferViewVarHandle(long[].class,
         ByteOrder.nativeOrder());
 
     private final int members;
+    /** Regions per member, one per phase in flight (a power of two, at least two). */
+    private final int phases;
+    /** Bytes per member: {@link #phases} regions. */
+    private final int member;
     private final ByteBuffer lines;
     /** Per member, per basic type: {staging of one contribution, accumulator}, each of a line's data. */
     private final Object[][][] scratch;
 
-    EpochLines(int members) {
+    /** Lines for {@code members} members, each with {@code phases} regions (a power of two, at least two). */
+    EpochLines(int members, int phases) {
+        if (phases < 2 || Integer.bitCount(phases) != 1) {
+            throw new IllegalArgumentException("phases must be a power of two of at least 2: " + phases);
+        }
         this.members = members;
-        lines = ByteBuffer.allocateDirect(members * MEMBER + 2 * MEMBER).alignedSlice(MEMBER)
+        this.phases = phases;
+        this.member = phases * REGION;
+        // After the members' regions, one more region holds the result line (resultAt); the
+        // slice's alignment is a region's (two lines), whatever the number of phases.
+        lines = ByteBuffer.allocateDirect((members + 1) * member + REGION).alignedSlice(REGION)
             .order(ByteOrder.nativeOrder());
         scratch = new Object[members][][];
     }
@@ -80,6 +98,14 @@ final class EpochLines {
         BuiltinOp b = op.builtin();
         return (long) units * type.size() <= BYTES && b != null && b != BuiltinOp.MAXLOC && b != BuiltinOp.MINLOC
             && type != BasicType.OBJECT;
+    }
+
+    /**
+     * True when a Reduce fits in a line beside the root it names: the same answer on every member
+     * whose call has the same count, type and operation, as {@link #fits}.
+     */
+    static boolean fitsReduce(int units, BasicType type, Reduction op) {
+        return fits(units, type, op) && (long) units * type.size() <= REDUCE_BYTES;
     }
 
     /** True when a Bcast fits in a line: the same answer on every member whose call has the same count and type. */
@@ -97,6 +123,11 @@ final class EpochLines {
         return epoch << SIGNATURE_BITS | BARRIER << 12;
     }
 
+    /** The header of a line of a Reduce of {@code units} of {@code type} with {@code op}, at {@code epoch}. */
+    static long reduceHeader(long epoch, int units, BasicType type, BuiltinOp op) {
+        return header(epoch, units, type, op) | REDUCE;
+    }
+
     /** The header of a line carrying a reduction of {@code units} of {@code type} with {@code op}, at {@code epoch}. */
     static long header(long epoch, int units, BasicType type, BuiltinOp op) {
         return epoch << SIGNATURE_BITS | (long) op.ordinal() << 12 | (long) type.ordinal() << 8 | units;
@@ -112,7 +143,12 @@ final class EpochLines {
         publishHeader(me, epoch << SIGNATURE_BITS | OTHER_CALL);
     }
 
-    /** Writes {@code header} alone into member {@code me}'s line of its epoch's parity (release): a Barrier's arrival. */
+    /** Phases the lines hold: a member writes a region again {@code phases} phases later. */
+    int phases() {
+        return phases;
+    }
+
+    /** Writes {@code header} alone into member {@code me}'s line of its epoch's phase (release): a Barrier's arrival. */
     void publishHeader(int me, long header) {
         soHeader(offset(me, epochOf(header)), header);
     }
@@ -121,7 +157,7 @@ final class EpochLines {
         return header >>> SIGNATURE_BITS;
     }
 
-    /** The header member {@code m} last wrote in its line for phases of {@code epoch}'s parity. */
+    /** The header member {@code m} last wrote in its line for the phases of {@code epoch}'s region. */
     long lvHeader(int m, long epoch) {
         return (long) HEADER.getVolatile(lines, offset(m, epoch));
     }
@@ -131,8 +167,8 @@ final class EpochLines {
         HEADER.setRelease(lines, at, header);
     }
 
-    private static int offset(int m, long epoch) {
-        return m * MEMBER + (int) (epoch & 1) * REGION;
+    private int offset(int m, long epoch) {
+        return m * member + (int) (epoch & (phases - 1)) * REGION;
     }
 
     /**
@@ -158,7 +194,18 @@ final class EpochLines {
         soHeader(at, header);
     }
 
-    /** The root member {@code m} named in its Bcast line of {@code epoch}'s parity (read after its header). */
+    /**
+     * Writes member {@code me}'s side of a Reduce to {@code root} into its line: the root, its
+     * contribution after it, then the header (release).
+     */
+    void publishReduce(int me, long header, int root, Object src, int srcIndex, int units, BasicType type) {
+        int at = offset(me, epochOf(header));
+        HEADER.set(lines, at + ROOT, (long) root);
+        Copier.copy(src, srcIndex, lines, elementAt(at + BCAST_DATA, type), units, type);
+        soHeader(at, header);
+    }
+
+    /** The root member {@code m} named in its Bcast or Reduce line of {@code epoch}'s phase (read after its header). */
     long rootOf(int m, long epoch) {
         return (long) HEADER.get(lines, offset(m, epoch) + ROOT);
     }
@@ -177,14 +224,25 @@ final class EpochLines {
      * combined into it. No contribution is copied twice, and nothing is allocated.
      */
     void reduce(int me, long epoch, int units, BasicType type, Reduction op, Object dst, int dstIndex) {
+        reduce(me, epoch, DATA, units, type, op, dst, dstIndex);
+    }
+
+    /** {@link #reduce}, of the contributions of a Reduce's lines (after the root word). */
+    void reduceRooted(int me, long epoch, int units, BasicType type, Reduction op, Object dst, int dstIndex) {
+        reduce(me, epoch, BCAST_DATA, units, type, op, dst, dstIndex);
+    }
+
+    /** {@link #reduce} of the contributions at byte {@code data} of each member's line. */
+    private void reduce(int me, long epoch, int data, int units, BasicType type, Reduction op, Object dst,
+                        int dstIndex) {
         Object[] s = scratch(me, type);
         Object staging = s[0];
         boolean dstArray = !(dst instanceof Buffer);
         Object acc = dstArray ? dst : s[1];
         int accIndex = dstArray ? dstIndex : 0;
-        Copier.copy(lines, dataAt(members - 1, epoch, type), acc, accIndex, units, type);
+        Copier.copy(lines, elementAt(offset(members - 1, epoch) + data, type), acc, accIndex, units, type);
         for (int m = members - 2; m >= 0; m--) {
-            Copier.copy(lines, dataAt(m, epoch, type), staging, 0, units, type);
+            Copier.copy(lines, elementAt(offset(m, epoch) + data, type), staging, 0, units, type);
             op.combine(staging, 0, acc, accIndex, units);
         }
         if (!dstArray) {
@@ -192,14 +250,9 @@ final class EpochLines {
         }
     }
 
-    /** The index of the first {@code type} element of member {@code m}'s contribution in its line of {@code epoch}'s parity. */
-    private static int dataAt(int m, long epoch, BasicType type) {
-        return elementAt(offset(m, epoch) + DATA, type);
-    }
-
     /** The line where a phase's one reduction is published: after every member's lines. */
     private int resultAt() {
-        return members * MEMBER;
+        return members * member;
     }
 
     /**

@@ -45,11 +45,16 @@ import org.mpjlite.smpdev.wait.WaitStrategy;
  *       in the member's epoch line instead and reads only the others' lines
  *       ({@link #allreduceInLines}); a blocking Bcast small enough for a line
  *       ({@link EpochLines#fitsBcast}) carries the message in the root's line
- *       ({@link #bcastInLines}); every other arrival marks the member's line with its epoch. After
+ *       ({@link #bcastInLines}); a blocking Reduce small enough for a line
+ *       ({@link EpochLines#fitsReduce}) carries each member's contribution in its line
+ *       ({@link #reduceInLines}); every other arrival marks the member's line with its epoch. After
  *       a member's first Bcast on the team, it leaves the next blocking ones of up to
  *       {@link Tunables#COLLECTIVE_EAGER_BYTES} as soon as it has the root's message, the root at
  *       once, and compares everyone's call later ({@link #bcastEarly},
- *       {@link #bcastEarlyFromSlot}, {@link #settle}).</li>
+ *       {@link #bcastEarlyFromSlot}, {@link #settleThrough}); after its first Reduce, a member
+ *       other than the root leaves the next small ones as soon as it has given its contribution
+ *       ({@link #reduceEarly}). Such a member runs up to {@link Tunables#LINE_PHASES} less one
+ *       collectives ahead of the slowest.</li>
  * </ol>
  * Parts that do not match (a program error: rank 0 in Bcast while rank 1 is in Barrier) fail the
  * collective on every member before any data moves (except the members that have left an early
@@ -82,6 +87,7 @@ public final class Team {
     private static final int UNSETTLED_EPOCH = 5;
     private static final int UNSETTLED_OP = 6;
     private static final int FLAGS = 7;
+    private static final int UNSETTLED_COUNT = 8;
     /** {@link #FLAGS}: the member has finished a Bcast that waited for every member. */
     private static final long CHECKED_BCAST = 1;
     /** {@link #FLAGS}: the member has finished a Reduce that waited for every member. */
@@ -167,7 +173,7 @@ public final class Team {
             slots[i] = new Slot(members.size());
         }
         this.state = new long[(members.size() + 1) * PAD];
-        this.lines = new EpochLines(members.size());
+        this.lines = new EpochLines(members.size(), members.size() > Tunables.LARGE_TEAM ? 2 : Tunables.LINE_PHASES);
         this.phases = new Phase[members.size()];
         this.check = members.rank(0).job().config().check();
         this.waits = members.rank(0).job().waitStrategy();
@@ -428,6 +434,43 @@ public final class Team {
     }
 
     /**
+     * Member {@code me}'s side of a blocking Reduce small enough for a line
+     * ({@link EpochLines#fitsReduce}; every member decides alike), in slot {@code s} whose part it
+     * has signed: every member writes the root and its contribution into its line, tagged with the
+     * phase's epoch. On a member's first Reduce on the team (and every one under {@code --check})
+     * every member waits until every member's line shows the epoch and compares the lines, as for
+     * an Allreduce, and the root reduces them; later ones leave early at the members other than the
+     * root, as {@link #reduceEarly}: they arrive and return, and settle later. The root reads one
+     * line from each member, and nothing is copied into the slot.
+     *
+     * <p>Why a member's line is not overwritten before the root has read it: the member writes the
+     * region of this phase again {@link EpochLines#phases} phases later, once every member has
+     * arrived at the phase after this one ({@link #nextLineEpoch}), which the root does after
+     * reducing.
+     */
+    void reduceInLines(Slot s, int me, Object src, int srcIndex, Object dst, int dstIndex, int units,
+                       BasicType type, Reduction op, int root, String call) {
+        long epoch = nextLineEpoch(s, me, call);
+        settleThrough(me, epoch - lines.phases() + 1, call);
+        long header = EpochLines.reduceHeader(epoch, units, type, op.builtin());
+        if (me != root && leavesReduceEarly(me)) {
+            beginEarly(s, me);
+            lines.publishReduce(me, header, root, src, srcIndex, units, type);
+            arriveAt(me, epoch);
+            ringRootIfLast(root, epoch);
+            endEarly(me, epoch);
+            return;
+        }
+        lines.publishReduce(me, header, root, src, srcIndex, units, type);
+        meetInLines(s, me, epoch, header, root, call);
+        if (me == root) {
+            lines.reduceRooted(me, epoch, units, type, op, dst, dstIndex);
+        }
+        reduceWaitedForAll(me);
+        leave(me, call);
+    }
+
+    /**
      * Member {@code me}'s side of a blocking Barrier ({@link #barriersInLines}), in slot {@code s}
      * whose part it has signed: as {@link #allreduceInLines} with no data, the line carrying only
      * the phase and a Barrier's signature. So a member's arrival is one line the others read, and
@@ -452,9 +495,7 @@ public final class Team {
      */
     void bcastInLines(Slot s, int me, Object buf, int index, int units, BasicType type, int root, String call) {
         long epoch = nextLineEpoch(s, me, call);
-        if (lpUnsettledEpoch(me) != 0) {
-            settle(me, call); // its phase is at most epoch - 1, which every member has reached now
-        }
+        settleThrough(me, epoch - lines.phases() + 1, call);
         long header = EpochLines.bcastHeader(epoch, units, type);
         if (leavesBcastEarly(me)) {
             bcastEarly(s, me, buf, index, units, type, root, epoch, header, call);
@@ -549,6 +590,16 @@ public final class Team {
     void reduceEarly(Slot s, int me, int root, String call) {
         long epoch = markEarly(s, me, call);
         arriveAt(me, epoch);
+        ringRootIfLast(root, epoch);
+        endEarly(me, epoch);
+    }
+
+    /**
+     * After an early arrival at phase {@code epoch} of a Reduce: if every member has arrived, the
+     * phase is complete, and nobody else of a matching Reduce waits for it but the root, whom this
+     * member rings (and, with ranks that park, publishes the completion for).
+     */
+    private void ringRootIfLast(int root, long epoch) {
         if (reached(epoch)) {
             if (parks) {
                 svCompleted(epoch);
@@ -558,7 +609,6 @@ public final class Team {
                 wakeAll();
             }
         }
-        endEarly(me, epoch);
     }
 
     /**
@@ -567,10 +617,8 @@ public final class Team {
      * and marks the member's line with the phase, whose epoch it returns.
      */
     private long markEarly(Slot s, int me, String call) {
-        if (lpUnsettledEpoch(me) != 0) {
-            settle(me, call);
-        }
         long epoch = lpEpoch(me) + 1;
+        settleThrough(me, epoch - lines.phases() + 1, call);
         s.parts[me].blocking = true;
         beginEarly(s, me);
         lines.mark(me, epoch);
@@ -621,10 +669,18 @@ public final class Team {
         return new IllegalStateException(call + ": members took different paths for matching calls");
     }
 
-    /** Member {@code me} leaves the early Bcast at phase {@code epoch}, to be settled later ({@link #settle}). */
+    /**
+     * Member {@code me} leaves the early collective at phase {@code epoch}, to be settled later
+     * ({@link #settleThrough}): it joins the member's unsettled ones, consecutive collectives at
+     * consecutive phases (any other collective settles them all as it leaves).
+     */
     private void endEarly(int me, long epoch) {
-        spUnsettledOp(me, lpEntered(me) - 1);
-        spUnsettledEpoch(me, epoch);
+        long count = lpUnsettledCount(me);
+        if (count == 0) {
+            spUnsettledOp(me, lpEntered(me) - 1);
+            spUnsettledEpoch(me, epoch);
+        }
+        spUnsettledCount(me, count + 1);
     }
 
     /**
@@ -660,27 +716,58 @@ public final class Team {
         ringChildren(s, root);
     }
 
-    /**
-     * Compares the calls of the small Bcast member {@code me} left early (its phase and collective
-     * number in UNSETTLED_EPOCH and UNSETTLED_OP), once every member has arrived at it (waiting for
-     * that if need be), then records that the member has left it. Every part of that collective is
-     * still as its member signed it: its slot is reused only once every member has left it, which
-     * this member records only here. A difference throws the mismatch report.
-     */
+    /** Settles every collective member {@code me} left early ({@link #settleThrough}). */
     private void settle(int me, String call) {
-        long epoch = lpUnsettledEpoch(me);
-        long op = lpUnsettledOp(me);
-        spUnsettledEpoch(me, 0);
-        Slot s = slots[(int) (op & (SLOTS - 1))];
-        if (lpKnownEpoch(me) < epoch) {
-            awaitAll(me, epoch, s.parts[me], call);
-            spKnownEpoch(me, epoch);
+        settleThrough(me, Long.MAX_VALUE, call);
+    }
+
+    /**
+     * Compares the calls of the small Bcasts and Reduces member {@code me} left early at phases up
+     * to {@code last}, and of any later ones every member has already reached (so that several are
+     * compared at once), once every member has arrived at them (waiting for that if need be), then
+     * records that the member has left them. The member's unsettled collectives are consecutive,
+     * at consecutive phases: the first one's phase and collective number in UNSETTLED_EPOCH and
+     * UNSETTLED_OP, how many in UNSETTLED_COUNT. Every part of them is still as its member signed
+     * it: a slot is reused only once every member has left it, which this member records only
+     * here. A difference throws the mismatch report.
+     */
+    private void settleThrough(int me, long last, String call) {
+        long first = lpUnsettledEpoch(me);
+        if (first == 0 || first > last) {
+            return;
         }
-        int other = firstMismatch(s.parts);
-        if (other >= 0) {
-            throw lateMismatch(s, me, other, call, op);
+        long count = lpUnsettledCount(me);
+        long needed = Math.min(first + count - 1, last);
+        long firstOp = lpUnsettledOp(me);
+        if (lpKnownEpoch(me) < needed) {
+            Slot waitedFor = slots[(int) ((firstOp + needed - first) & (SLOTS - 1))];
+            try {
+                learnReached(me, needed, needed, waitedFor.parts[me], call);
+            } catch (RuntimeException | Error e) {
+                spUnsettledEpoch(me, 0); // a wait that fails ends the comparing: the job is failing
+                spUnsettledCount(me, 0);
+                throw e;
+            }
         }
-        storeLeft(me, op + 1);
+        long settled = Math.min(count, lpKnownEpoch(me) - first + 1);
+        if (settled == count) {
+            spUnsettledEpoch(me, 0);
+            spUnsettledCount(me, 0);
+        } else {
+            spUnsettledEpoch(me, first + settled);
+            spUnsettledOp(me, firstOp + settled);
+            spUnsettledCount(me, count - settled);
+        }
+        for (long op = firstOp; op < firstOp + settled; op++) {
+            Slot s = slots[(int) (op & (SLOTS - 1))];
+            int other = firstMismatch(s.parts);
+            if (other >= 0) {
+                spUnsettledEpoch(me, 0); // the job fails: nothing left early is compared any more
+                spUnsettledCount(me, 0);
+                throw lateMismatch(s, me, other, call, op);
+            }
+        }
+        storeLeft(me, firstOp + settled);
     }
 
     /**
@@ -738,17 +825,50 @@ public final class Team {
 
     /**
      * The epoch of member {@code me}'s next phase in the lines, once it may write its line of that
-     * parity: every member has arrived at the phase before (known without reading anything after a
-     * blocking collective, waited for after non-blocking ones). Marks the member's part blocking.
+     * phase: every member has arrived at the phase after the one that last used the line's region,
+     * {@link EpochLines#phases} phases before, so every reader of that region is done with it (known
+     * without reading anything after a blocking collective, waited for after early and non-blocking
+     * ones). Marks the member's part blocking.
      */
     private long nextLineEpoch(Slot s, int me, String call) {
         long epoch = lpEpoch(me) + 1;
-        if (lpKnownEpoch(me) < epoch - 1) {
-            awaitAll(me, epoch - 1, null, call);
-            spKnownEpoch(me, epoch - 1);
+        long free = epoch - lines.phases() + 1;
+        if (lpKnownEpoch(me) < free) {
+            // A member that must wait waits until the slowest is at most half the lines behind, so
+            // that it then writes several lines before it looks at the others' epochs again.
+            learnReached(me, free, epoch - lines.phases() / 2, null, call);
         }
         s.parts[me].blocking = true;
         return epoch;
+    }
+
+    /**
+     * Raises member {@code me}'s known epoch (the latest phase every member has arrived at) to at
+     * least {@code needed}: to what the members' epoch words show now if that is enough (more than
+     * needed, so later calls need not look), else by waiting until every member has arrived at
+     * {@code target} ({@code needed} or a later phase that member {@code me} has already called);
+     * {@code settling}: the member's part of the early collective the wait is for, which a deadlock
+     * report names, or null.
+     */
+    private void learnReached(int me, long needed, long target, Part settling, String call) {
+        if (!isLarge()) {
+            long least = leastEpoch();
+            if (least >= needed) {
+                spKnownEpoch(me, least);
+                return;
+            }
+        }
+        awaitAll(me, target, settling, call);
+        spKnownEpoch(me, target);
+    }
+
+    /** The latest phase every member of a team that is not large has arrived at, as their epoch words show now. */
+    private long leastEpoch() {
+        long least = Long.MAX_VALUE;
+        for (int m = 0; m < members.size(); m++) {
+            least = Math.min(least, lvEpoch(m));
+        }
+        return least;
     }
 
     /** Arrives at {@code epoch} after writing the line; true if every member has arrived now (this one last). */
@@ -898,6 +1018,7 @@ public final class Team {
         }
         RuntimeException e = failCollective(s, me, pivot, other, call, "");
         spUnsettledEpoch(me, 0); // the job fails: nothing left early is compared any more
+        spUnsettledCount(me, 0);
         storeLeft(me, lpEntered(me));
         return e;
     }
@@ -1358,6 +1479,14 @@ public final class Team {
 
     private void spUnsettledOp(int m, long v) {
         state[m * PAD + UNSETTLED_OP] = v;
+    }
+
+    private long lpUnsettledCount(int m) {
+        return state[m * PAD + UNSETTLED_COUNT];
+    }
+
+    private void spUnsettledCount(int m, long v) {
+        state[m * PAD + UNSETTLED_COUNT] = v;
     }
 
     private long lpFlags(int m) {

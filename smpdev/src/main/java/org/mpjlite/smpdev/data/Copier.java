@@ -40,6 +40,8 @@ public final class Copier {
             getElements((ByteBuffer) src, srcIndex * type.size(), dst, dstIndex, n, type);
         } else if (src instanceof ByteBuffer s && dst instanceof ByteBuffer d && isSameOrderRun(s, srcIndex, d, dstIndex, n, type)) {
             copyBytes(s, srcIndex * type.size(), d, dstIndex * type.size(), n * type.size());
+        } else if (dst instanceof ByteBuffer d && isTypedRun(src, srcIndex, n) && isShortRun(d, dstIndex, n, type)) {
+            putTyped(d, dstIndex * type.size(), (Buffer) src, srcIndex, n, type);
         } else if (type == BasicType.BOOLEAN) {
             copyBooleans(srcArray ? src : view((Buffer) src, type), srcIndex,
                 dstArray ? dst : view((Buffer) dst, type), dstIndex, n);
@@ -85,6 +87,59 @@ public final class Copier {
         int size = type.size();
         return type != BasicType.BOOLEAN && (size == 1 || src.order() == dst.order())
             && (long) (srcIndex + n) * size <= src.limit() && (long) (dstIndex + n) * size <= dst.limit();
+    }
+
+    /**
+     * True when {@code b} is a typed buffer ({@code FloatBuffer}...), not a ByteBuffer, and {@code n}
+     * elements from {@code index} lie within its limit, where its absolute access reaches: a short
+     * run of them moves into a ByteBuffer element by element ({@link #putTyped}), without the
+     * ByteBuffer's typed view, as a small reduction from such a buffer into the epoch lines does.
+     */
+    private static boolean isTypedRun(Object b, int index, int n) {
+        return b instanceof Buffer t && !(t instanceof ByteBuffer) && n <= SHORT_RUN && (long) index + n <= t.limit();
+    }
+
+    /** Stores {@code n} elements of the typed buffer {@code src} from element {@code off} at byte {@code at} of {@code b}. */
+    private static void putTyped(ByteBuffer b, int at, Buffer src, int off, int n, BasicType type) {
+        switch (type) {
+            case CHAR -> {
+                CharBuffer t = (CharBuffer) src;
+                for (int i = 0; i < n; i++) {
+                    b.putChar(at + 2 * i, t.get(off + i));
+                }
+            }
+            case SHORT -> {
+                ShortBuffer t = (ShortBuffer) src;
+                for (int i = 0; i < n; i++) {
+                    b.putShort(at + 2 * i, t.get(off + i));
+                }
+            }
+            case INT -> {
+                IntBuffer t = (IntBuffer) src;
+                for (int i = 0; i < n; i++) {
+                    b.putInt(at + 4 * i, t.get(off + i));
+                }
+            }
+            case LONG -> {
+                LongBuffer t = (LongBuffer) src;
+                for (int i = 0; i < n; i++) {
+                    b.putLong(at + 8 * i, t.get(off + i));
+                }
+            }
+            case FLOAT -> {
+                FloatBuffer t = (FloatBuffer) src;
+                for (int i = 0; i < n; i++) {
+                    b.putFloat(at + 4 * i, t.get(off + i));
+                }
+            }
+            case DOUBLE -> {
+                DoubleBuffer t = (DoubleBuffer) src;
+                for (int i = 0; i < n; i++) {
+                    b.putDouble(at + 8 * i, t.get(off + i));
+                }
+            }
+            default -> throw new IllegalArgumentException(type + " elements do not live in a " + src.getClass().getSimpleName());
+        }
     }
 
     /**

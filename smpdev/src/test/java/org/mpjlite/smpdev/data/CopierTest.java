@@ -114,6 +114,45 @@ class CopierTest {
         }
     }
 
+    /**
+     * Elements of a typed buffer ({@code LongBuffer}, {@code FloatBuffer}...) into a ByteBuffer of
+     * either byte order, short runs element by element and longer ones through a view: every value
+     * arrives, nothing outside the run is touched, and the typed buffer's position and limit stay.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("buffers")
+    void typedBufferIntoByteBuffer(String name, boolean direct, ByteOrder order) {
+        for (int n : new int[] {0, 1, 5, 32, 33}) {
+            ByteBuffer floats = ByteBuffer.allocateDirect(4 * 40).order(ByteOrder.nativeOrder());
+            java.nio.FloatBuffer f = floats.asFloatBuffer();
+            for (int i = 0; i < 40; i++) {
+                f.put(i, i + 0.25f);
+            }
+            f.limit(2 + n).position(Math.min(3, 2 + n));
+            ByteBuffer dst = (direct ? ByteBuffer.allocateDirect(4 * 40) : ByteBuffer.allocate(4 * 40)).order(order);
+            Copier.copy(f, 2, dst, 1, n, BasicType.FLOAT);
+            for (int i = 0; i < n; i++) {
+                assertEquals(i + 2.25f, dst.getFloat(4 * (1 + i)), name + ": float " + i + " of " + n);
+            }
+            assertEquals(0, dst.getInt(0), name + ": before the run");
+            assertEquals(0, dst.getInt(4 * (1 + n)), name + ": after the run");
+            assertEquals(Math.min(3, 2 + n), f.position(), name + ": position");
+            assertEquals(2 + n, f.limit(), name + ": limit");
+
+            java.nio.LongBuffer l = java.nio.LongBuffer.allocate(40);
+            for (int i = 0; i < 40; i++) {
+                l.put(i, 0x0102030405060708L * (i + 1));
+            }
+            ByteBuffer longs = (direct ? ByteBuffer.allocateDirect(8 * 40) : ByteBuffer.allocate(8 * 40)).order(order);
+            Copier.copy(l, 4, longs, 2, n, BasicType.LONG);
+            for (int i = 0; i < n; i++) {
+                assertEquals(0x0102030405060708L * (i + 5), longs.getLong(8 * (2 + i)), name + ": long " + i + " of " + n);
+            }
+            assertEquals(0, longs.getLong(8), name + ": before the longs");
+            assertEquals(0, longs.getLong(8 * (2 + n)), name + ": after the longs");
+        }
+    }
+
     /** A run copied within one buffer onto an overlapping run arrives as it was before the copy. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("buffers")
