@@ -3,6 +3,7 @@ package org.mpjlite.stress;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.MatchingKind;
+import org.mpjlite.smpdev.Tunables;
 import org.mpjlite.smpdev.collective.BuiltinOp;
 import org.mpjlite.smpdev.collective.Collectives;
 import org.mpjlite.smpdev.collective.Layout;
@@ -22,12 +23,13 @@ import org.openjdk.jcstress.infra.results.II_Result;
  * No rank leaves a Barrier before every rank has arrived, and what a rank wrote before the Barrier
  * is visible to every rank after it: with ranks that spin the Barrier is carried in the ranks'
  * epoch lines, with ranks that park it is the slot's epoch round. Each rank writes a plain field of
- * its own, calls Barrier and reads every other rank's field of that round; three rounds, with an
- * Allreduce in the lines before the second, so that the second Barrier rewrites the line parity of
- * the first: a line overwritten while read, or a phase taken for another, shows too.
+ * its own, calls Barrier and reads every other rank's field of that round; three rounds, with
+ * {@link Tunables#LINE_PHASES} less one Allreduces in the lines before the second, so that the
+ * second Barrier rewrites the lines' region of the first: a line overwritten while read, or a
+ * phase taken for another, shows too.
  *
  * <p>Each rank reports {@code 100 * a + 10 * b + c}, where a, b, c are 1 when it saw every other
- * rank's write of rounds one, two (after the Allreduce) and three, and adds 1000 when the
+ * rank's write of rounds one, two (after the Allreduces) and three, and adds 1000 when every
  * Allreduce's sum is right. Only {@code 1111} on every rank is correct: a 0 digit means a Barrier
  * returned before some rank had arrived (or its write was not visible): FORBIDDEN.
  */
@@ -57,12 +59,15 @@ public abstract class BarrierHoldsEveryRank {
         int result = 0;
         for (int round = 0; round < 3; round++) {
             if (round == 1) {
-                int[] in = {rank + 1};
-                int[] out = new int[1];
-                Collectives.allreduce(team, rank, in, 0, out, 0, 1, BasicType.INT, SUM, false, null, "Allreduce", "");
-                if (out[0] == ranks * (ranks + 1) / 2) {
-                    result += 1000;
+                boolean sums = true;
+                for (int k = 0; k < Tunables.LINE_PHASES - 1; k++) {
+                    int[] in = {rank + 1 + k};
+                    int[] out = new int[1];
+                    Collectives.allreduce(team, rank, in, 0, out, 0, 1, BasicType.INT, SUM, false, null, "Allreduce",
+                        "");
+                    sums &= out[0] == ranks * (ranks + 1) / 2 + ranks * k;
                 }
+                result += sums ? 1000 : 0;
             }
             wrote[round][rank] = 1;
             Collectives.barrier(team, rank, null, "Barrier", "");

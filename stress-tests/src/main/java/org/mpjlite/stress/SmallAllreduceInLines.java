@@ -5,6 +5,7 @@ import org.mpjlite.smpdev.collective.CollectiveRequest;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.MatchingKind;
+import org.mpjlite.smpdev.Tunables;
 import org.mpjlite.smpdev.wait.WaitMode;
 import org.mpjlite.smpdev.collective.BuiltinOp;
 import org.mpjlite.smpdev.collective.Collectives;
@@ -20,15 +21,17 @@ import org.openjdk.jcstress.infra.results.JJJ_Result;
 import org.openjdk.jcstress.infra.results.JJ_Result;
 
 /**
- * Small Allreduce, carried in the ranks' epoch lines (one line per rank per epoch parity), back to
- * back with a non-blocking Allreduce in between: the non-blocking call returns at once, so a rank
- * reaches the third collective, which reuses the line of the first's parity, possibly before the
- * other rank has read the first's contribution there. The line must not be overwritten before that
- * (the rank waits until every rank has arrived at the phase before), and each small Allreduce must
- * read exactly its own phase's contributions.
+ * Small Allreduce, carried in the ranks' epoch lines (one line per rank for each of
+ * {@link Tunables#LINE_PHASES} phases), back to back with non-blocking collectives in between: they
+ * return at once, so a rank reaches the Allreduce that reuses the lines' region of the first one,
+ * {@code LINE_PHASES} phases later, possibly before the other rank has read the first's
+ * contribution there. The line must not be overwritten before that (the rank waits until every
+ * rank has arrived at the phase after the first), and each small Allreduce must read exactly its
+ * own phase's contributions.
  *
- * <p>Rank r: A = allreduce(r + 1) = 3; starts iAllreduce(10 (r + 1)) = 30; B = allreduce(100 (r + 1)
- * + A) = 306; C = allreduce(1000 (r + 1) + B) = 3612; waits for the iAllreduce. Each rank reports
+ * <p>Rank r: A = allreduce(r + 1) = 3; starts iAllreduce(10 (r + 1)) = 30 and {@code LINE_PHASES - 2}
+ * iBarriers; B = allreduce(100 (r + 1) + A) = 306 (in the region of A); C = allreduce(1000 (r + 1)
+ * + B) = 3612; waits for the non-blocking calls. Each rank reports
  * {@code ((A * 100 + D) * 1000 + B) * 10000 + C}. Only {@code 3303063612} on both ranks is correct:
  * anything else means a small Allreduce read another phase's line, or a line was overwritten while
  * read, or a result was lost: FORBIDDEN.
@@ -55,9 +58,17 @@ public abstract class SmallAllreduceInLines {
         long[] d = {10L * (rank + 1)};
         CollectiveRequest request = new CollectiveRequest(job.rank(rank));
         Collectives.allreduce(team, rank, null, 0, d, 0, 1, BasicType.LONG, SUM, true, request, "iAllreduce", "");
+        CollectiveRequest[] barriers = new CollectiveRequest[Tunables.LINE_PHASES - 2];
+        for (int k = 0; k < barriers.length; k++) {
+            barriers[k] = new CollectiveRequest(job.rank(rank));
+            Collectives.barrier(team, rank, barriers[k], "iBarrier", "");
+        }
         long b = allreduce(team, rank, 100L * (rank + 1) + a);
         long c = allreduce(team, rank, 1000L * (rank + 1) + b);
         request.await("Wait");
+        for (CollectiveRequest barrier : barriers) {
+            barrier.await("Wait");
+        }
         return ((a * 100 + d[0]) * 1000 + b) * 10000 + c;
     }
 

@@ -3,6 +3,7 @@ package org.mpjlite.stress;
 import org.mpjlite.smpdev.Job;
 import org.mpjlite.smpdev.JobConfig;
 import org.mpjlite.smpdev.MatchingKind;
+import org.mpjlite.smpdev.Tunables;
 import org.mpjlite.smpdev.collective.CollectiveRequest;
 import org.mpjlite.smpdev.collective.Collectives;
 import org.mpjlite.smpdev.collective.Team;
@@ -17,20 +18,20 @@ import org.openjdk.jcstress.infra.results.JJJ_Result;
 import org.openjdk.jcstress.infra.results.JJ_Result;
 
 /**
- * Small Bcast, carried in the root's epoch line (one line per rank per epoch parity), back to back
- * with non-blocking collectives in between, the root changing. The first small Bcast on a team
- * waits for every rank; later ones return as soon as the rank has its message (the root at once),
- * and the non-blocking calls return at once too: so a root may mark its line of a Bcast's parity
- * with a later phase before another rank has read the message there, and a rank may reach the
- * fourth collective, which reuses the lines of the second's parity, before the others have read
- * the second's message. The message must stay until it is read, and each small Bcast must deliver
- * exactly its own root's message.
+ * Small Bcast, carried in the root's epoch line (one line per rank for each of
+ * {@link Tunables#LINE_PHASES} phases), back to back with non-blocking collectives in between, the
+ * root changing. The first small Bcast on a team waits for every rank; later ones return as soon
+ * as the rank has its message (the root at once), and the non-blocking calls return at once too:
+ * so a root may mark its line of a Bcast's region with a later phase before another rank has read
+ * the message there, and a rank may reach the collective that reuses the region of the second,
+ * {@code LINE_PHASES} phases later, before the others have read the second's message. The message
+ * must stay until it is read, and each small Bcast must deliver exactly its own root's message.
  *
  * <p>Rank r: A = bcast from 0 of 10 (r + 1) = 10 (the first: every rank waits); B = bcast from 1 of
- * 1000 (r + 1) + A = 2010 (returns early); starts iBcast from 1 of 100 (r + 1) = 200 and an
- * iBarrier; C = bcast from 0 of 10000 (r + 1) + B = 12010 (returns early); E = bcast from 1 of
+ * 1000 (r + 1) + A = 2010 (returns early); starts iBcast from 1 of 100 (r + 1) = 200 and
+ * {@code LINE_PHASES - 1} iBarriers (the last marks the region of B); C = bcast from 0 of 10000 (r + 1) + B = 12010 (returns early); E = bcast from 1 of
  * seven longs, each 100000 (r + 1) + C = 212010 (too large for a line: the root's part in the slot
- * carries it; returns early); waits for both requests. Each rank reports
+ * carries it; returns early); waits for the requests. Each rank reports
  * {@code ((A * 1000 + D) * 10000 + B) * 100000 + C}, or -1 if any element of E is not 212010. Only
  * {@code 10200201012010} on every rank is correct: anything else means a Bcast delivered another
  * phase's or another root's message, a line was overwritten while read, or a message was lost:
@@ -55,14 +56,19 @@ public abstract class SmallBcastInLines {
         long[] d = {100L * (rank + 1)};
         CollectiveRequest request = new CollectiveRequest(job.rank(rank));
         Collectives.bcast(team, rank, d, 0, 1, BasicType.LONG, 1, request, "iBcast", "");
-        CollectiveRequest barrier = new CollectiveRequest(job.rank(rank));
-        Collectives.barrier(team, rank, barrier, "iBarrier", "");
+        CollectiveRequest[] barriers = new CollectiveRequest[Tunables.LINE_PHASES - 1];
+        for (int k = 0; k < barriers.length; k++) {
+            barriers[k] = new CollectiveRequest(job.rank(rank));
+            Collectives.barrier(team, rank, barriers[k], "iBarrier", "");
+        }
         long c = bcast(team, rank, 10000L * (rank + 1) + b, 0);
         long[] e = new long[7];
         java.util.Arrays.fill(e, 100000L * (rank + 1) + c);
         Collectives.bcast(team, rank, e, 0, e.length, BasicType.LONG, 1, null, "Bcast", "");
         request.await("Wait");
-        barrier.await("Wait");
+        for (CollectiveRequest barrier : barriers) {
+            barrier.await("Wait");
+        }
         for (long x : e) {
             if (x != 212010) {
                 return -1;

@@ -397,19 +397,20 @@ public final class Team {
      * Member {@code me}'s side of a blocking Allreduce small enough for a line
      * ({@link EpochLines#fits}; every member decides alike), in slot {@code s} whose part it has
      * signed. The member writes its contribution and the call's signature, tagged with the phase's
-     * epoch, into its line of the epoch's parity, bumps its epoch word, waits until every member's
+     * epoch, into its line of the epoch's phase, bumps its epoch word, waits until every member's
      * line shows the epoch (members in other calls mark their line with the epoch and a signature no
      * small Allreduce has), and reduces the lines' contributions itself, in rank order. So one line moves from each member to each other;
      * the parts are read only when the signatures differ, to report that as the general path does
      * (a member on the general path finds the difference in the parts, which this member signed
      * before its epoch store).
      *
-     * <p>Why a line is not overwritten while read: the line of this parity was last written at phase
-     * {@code epoch - 2} or before, and its readers read it before they arrived at their next phase.
-     * The member writes it only once every member has arrived at phase {@code epoch - 1}: known
-     * without reading anything after a blocking collective (which waited for that), waited for here
-     * after non-blocking ones (whose members arrive without waiting). A reader sees its epoch in the
-     * line only after the data (release, then acquire).
+     * <p>Why a line is not overwritten while read: the line of this phase's region was last written
+     * at phase {@code epoch - phases} or before ({@link EpochLines#phases}), and its readers read it
+     * before they arrived at their next phase. The member writes it only once every member has
+     * arrived at phase {@code epoch - phases + 1} ({@link #nextLineEpoch}): known without reading
+     * anything after a blocking collective (which waited for that), learnt from the epoch words or
+     * waited for here after early and non-blocking ones (whose members arrive without waiting). A
+     * reader sees its epoch in the line only after the data (release, then acquire).
      */
     void allreduceInLines(Slot s, int me, Object src, int srcIndex, Object dst, int dstIndex, int units,
                           BasicType type, Reduction op, String call) {
@@ -515,14 +516,14 @@ public final class Team {
      * leaves as soon as its line is written, and every other member as soon as it has found the
      * root's line of this phase carrying the same call and read the message, as Open MPI's members
      * leave (so back-to-back Bcasts overlap). Nobody waits for every member, so each member compares every
-     * member's call later ({@link #settle}): before its next early Bcast, as it leaves its next
-     * collective on the team, or at Free or Finalize. A member whose call differs from the root's
+     * member's call later ({@link #settleThrough}): once it runs out of lines, as it leaves its
+     * next collective of another kind on the team, or at Free or Finalize. A member whose call differs from the root's
      * finds that at once and reports it; the report cannot name the lines of members that have
      * returned.
      *
      * <p>Why the root's line is not overwritten while read: the root rewrites the line of this
-     * parity two phases later, once every member has arrived at the next phase
-     * ({@link #nextLineEpoch}), and each member reads the message before it arrives there.
+     * phase's region {@link EpochLines#phases} phases later, once every member has arrived at the
+     * next phase ({@link #nextLineEpoch}), and each member reads the message before it arrives there.
      */
     private void bcastEarly(Slot s, int me, Object buf, int index, int units, BasicType type, int root, long epoch,
                             long header, String call) {
@@ -921,7 +922,7 @@ public final class Team {
     }
 
     /**
-     * True when every member has arrived at phase {@code epoch}: its line of the epoch's parity shows
+     * True when every member has arrived at phase {@code epoch}: its line of the epoch's phase shows
      * the epoch or a later one (every arrival marks the line, then stores the epoch word; a member's
      * lines' epochs only grow). Only lines are read, so a waiter does not pull the others' epoch
      * words away from them. Every arrival stores its line and epoch word and then (after the volatile
