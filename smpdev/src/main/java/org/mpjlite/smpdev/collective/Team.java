@@ -113,9 +113,10 @@ public final class Team {
      * arrived at (volatile stores; others load it volatile, the member itself plain); LEFT, the
      * collectives it has left (volatile); KNOWN_LEFT, the least LEFT of all members it has seen
      * (plain, private, saves re-reading the others); KNOWN_EPOCH, the least EPOCH of all members it
-     * has seen (plain, private); UNSETTLED_EPOCH and UNSETTLED_OP, the phase and the collective
-     * number of a small Bcast the member left before every member had arrived, 0 and unused when
-     * none ({@link #settle}; plain, private); FLAGS (plain, private). After the members' blocks,
+     * has seen (plain, private); UNSETTLED_COUNT, how many small Bcasts and Reduces the member left
+     * before every member had arrived, and UNSETTLED_EPOCH and UNSETTLED_OP, the phase and the
+     * collective number of the first of them, unused when the count is 0 ({@link #settleThrough};
+     * plain, private); FLAGS (plain, private). After the members' blocks,
      * one more holds the completion word: the
      * last phase a member saw complete, with ranks that park (volatile). Accessed only through the
      * {@code lp/sp/lv/sv} accessors below.
@@ -158,7 +159,7 @@ public final class Team {
      */
     private final boolean parks;
     /**
-     * Per member, its {@link #settleLeft} as registered at its rank's Finalize
+     * Per member, its {@link #settle} as registered at its rank's Finalize
      * ({@link #settleAtFinalize}), or null; taken back when its communicator is freed ({@link #free}).
      * Written by the member only (its collectives and its Free, which MPI orders).
      */
@@ -173,7 +174,7 @@ public final class Team {
             slots[i] = new Slot(members.size());
         }
         this.state = new long[(members.size() + 1) * PAD];
-        this.lines = new EpochLines(members.size(), members.size() > Tunables.LARGE_TEAM ? 2 : Tunables.LINE_PHASES);
+        this.lines = new EpochLines(members.size(), isLarge() ? 2 : Tunables.LINE_PHASES);
         this.phases = new Phase[members.size()];
         this.check = members.rank(0).job().config().check();
         this.waits = members.rank(0).job().waitStrategy();
@@ -717,7 +718,12 @@ public final class Team {
         ringChildren(s, root);
     }
 
-    /** Settles every collective member {@code me} left early ({@link #settleThrough}). */
+    /**
+     * Settles every collective member {@code me} left early ({@link #settleThrough}): as it leaves
+     * a collective of another kind, at Finalize, and before its communicator is freed
+     * ({@link #free}). Waits until every member has called them; throws the mismatch report if
+     * their calls differ.
+     */
     private void settle(int me, String call) {
         settleThrough(me, Long.MAX_VALUE, call);
     }
@@ -733,11 +739,14 @@ public final class Team {
      * here. A difference throws the mismatch report.
      */
     private void settleThrough(int me, long last, String call) {
-        long first = lpUnsettledEpoch(me);
-        if (first == 0 || first > last) {
+        long count = lpUnsettledCount(me);
+        if (count == 0) {
             return;
         }
-        long count = lpUnsettledCount(me);
+        long first = lpUnsettledEpoch(me);
+        if (first > last) {
+            return;
+        }
         long needed = Math.min(first + count - 1, last);
         long firstOp = lpUnsettledOp(me);
         if (lpKnownEpoch(me) < needed) {
@@ -745,26 +754,19 @@ public final class Team {
             try {
                 learnReached(me, needed, needed, waitedFor.parts[me], call);
             } catch (RuntimeException | Error e) {
-                spUnsettledEpoch(me, 0); // a wait that fails ends the comparing: the job is failing
-                spUnsettledCount(me, 0);
+                spUnsettledCount(me, 0); // a wait that fails ends the comparing: the job is failing
                 throw e;
             }
         }
         long settled = Math.min(count, lpKnownEpoch(me) - first + 1);
-        if (settled == count) {
-            spUnsettledEpoch(me, 0);
-            spUnsettledCount(me, 0);
-        } else {
-            spUnsettledEpoch(me, first + settled);
-            spUnsettledOp(me, firstOp + settled);
-            spUnsettledCount(me, count - settled);
-        }
+        spUnsettledEpoch(me, first + settled);
+        spUnsettledOp(me, firstOp + settled);
+        spUnsettledCount(me, count - settled);
         for (long op = firstOp; op < firstOp + settled; op++) {
             Slot s = slots[(int) (op & (SLOTS - 1))];
             int other = firstMismatch(s.parts);
             if (other >= 0) {
-                spUnsettledEpoch(me, 0); // the job fails: nothing left early is compared any more
-                spUnsettledCount(me, 0);
+                spUnsettledCount(me, 0); // the job fails: nothing left early is compared any more
                 throw lateMismatch(s, me, other, call, op);
             }
         }
@@ -772,23 +774,12 @@ public final class Team {
     }
 
     /**
-     * Settles the small Bcast or Reduce member {@code me} left early, if any ({@link #settle}): at
-     * Finalize, and before its communicator is freed ({@link #free}). Waits until every member has
-     * called it; throws the mismatch report if their calls differ.
-     */
-    private void settleLeft(int me, String call) {
-        if (lpUnsettledEpoch(me) != 0) {
-            settle(me, call);
-        }
-    }
-
-    /**
-     * Member {@code me}'s communicator is freed: settles what it left early ({@link #settleLeft})
+     * Member {@code me}'s communicator is freed: settles what it left early ({@link #settle})
      * and takes back its settling at Finalize, which would otherwise keep the team, and every team
      * a program creates and frees, until then.
      */
     public void free(int me, String call) {
-        settleLeft(me, call);
+        settle(me, call);
         Consumer<String> settling = settlesAtFinalize[me];
         if (settling != null) {
             settlesAtFinalize[me] = null;
@@ -796,10 +787,10 @@ public final class Team {
         }
     }
 
-    /** Registers, once per member, the member's {@link #settleLeft} at its rank's Finalize. */
+    /** Registers, once per member, the member's {@link #settle} at its rank's Finalize. */
     private void settleAtFinalize(int me) {
         if (settlesAtFinalize[me] == null) {
-            Consumer<String> settling = call -> settleLeft(me, call);
+            Consumer<String> settling = call -> settle(me, call);
             settlesAtFinalize[me] = settling;
             members.rank(me).atFinalize(settling);
         }
@@ -1018,8 +1009,7 @@ public final class Team {
             wakeAll(); // members of the collective may have parked waiting for this site
         }
         RuntimeException e = failCollective(s, me, pivot, other, call, "");
-        spUnsettledEpoch(me, 0); // the job fails: nothing left early is compared any more
-        spUnsettledCount(me, 0);
+        spUnsettledCount(me, 0); // the job fails: nothing left early is compared any more
         storeLeft(me, lpEntered(me));
         return e;
     }
@@ -1331,9 +1321,7 @@ public final class Team {
      * it left early, which it settles first); wakes members waiting to enter.
      */
     private void leave(int me, String call) {
-        if (lpUnsettledEpoch(me) != 0) {
-            settle(me, call);
-        }
+        settle(me, call);
         storeLeft(me, lpEntered(me));
     }
 
