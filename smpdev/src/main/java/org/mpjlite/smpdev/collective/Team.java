@@ -800,14 +800,22 @@ public final class Team {
      * Waits, unless it is known, until every member has arrived at phase {@code epoch}, a phase
      * that may complete without a ring; {@code settling}: the member's part of the early Bcast the
      * wait is for, which a deadlock report names, or null.
+     *
+     * <p>With ranks that spin, the waiter polls the members' lines of that phase, which each member
+     * marks once, before its epoch word: the epoch word of a member this one runs ahead of is stored
+     * at every call, and polling it would pull its line away before each of those stores. A member
+     * arriving without a ring marks its line, stores its epoch word (volatile) and then reads
+     * {@link #awaitingAll}, which the waiter raised before its first look, so either the waiter sees
+     * the line or the arrival rings it.
      */
     private void awaitAll(int me, long epoch, Part settling, String call) {
-        if (reached(epoch)) {
+        Seen seen = parks || isLarge() ? Seen.EPOCHS : Seen.LINES;
+        if (seen == Seen.LINES ? arrivedInLines(epoch) : reached(epoch)) {
             return;
         }
         awaitingAll.incrementAndGet();
         try {
-            Phase p = phase(me, epoch, Seen.EPOCHS);
+            Phase p = phase(me, epoch, seen);
             p.settling = settling;
             await(me, p, call);
         } finally {
@@ -1278,7 +1286,10 @@ public final class Team {
     private enum Seen {
         /** Every member's epoch word (or, in a large team, the phase's arrival count). */
         EPOCHS,
-        /** Every member's epoch line: a small Allreduce's waiters, with ranks that spin. */
+        /**
+         * Every member's line of the phase: with ranks that spin, the waiters of a small Allreduce
+         * and of a phase that completes without a ring ({@link #awaitAll}).
+         */
         LINES,
         /** The team's completion word, one read: with ranks that park. */
         COMPLETION_WORD,
