@@ -54,7 +54,8 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
  * A receive that takes a cell's message as it would take it in the line (its kind, and it fits)
  * gets it straight from the cell ({@link MatchHandler#matchedInCell}): no message is made. A post
  * drains the rings only until its receive has matched, leaving later cells for the receives posted
- * next. The owner polls a ring's next cell, never its producer index, which the sender writes at
+ * next, and only when no earlier receive waits (else the next wait, test or probe drains them).
+ * The owner polls a ring's next cell, never its producer index, which the sender writes at
  * every message; it tells the senders how far it has matched once per drain.
  *
  * <p>Why the claim keeps MPI's order: a receive matches the earliest message it accepts, and a
@@ -228,11 +229,17 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
     }
 
     /**
-     * Posts a receive: it matches the earliest unexpected message it accepts; else the rings are
-     * drained with it as the latest posted receive, so that a message it takes goes into it
-     * straight from its cell ({@link #incoming}); else it waits, published if it is the earliest.
-     * An unexpected message is taken before the rings are drained: of one sender's messages, those
-     * already unexpected came first.
+     * Posts a receive: it matches the earliest unexpected message it accepts; else, if no receive
+     * posted before it waits, the rings are drained with it as the latest posted receive, so that a
+     * message it takes goes into it straight from its cell ({@link #incoming}); else it waits,
+     * published if it is the earliest. An unexpected message is taken before the rings are drained:
+     * of one sender's messages, those already unexpected came first.
+     *
+     * <p>While an earlier receive waits, the rings are left for the rank's next wait, test or probe
+     * (or a post with none waiting) to drain: this rank is then ahead of its senders, and reading a
+     * ring's next cell at every post would take the line back from the sender about to write it,
+     * each time. A window of receives posted before the sender's messages arrive is thus matched
+     * in one drain, behind the sender, as its cells fill.
      */
     @Override
     public void post(R receive) {
@@ -246,7 +253,8 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
                 return;
             }
             MessageRing[] current = rings;
-            if (current.length != 0) {
+            // NONE after a settle: no receive waits (a waiting one would have been published).
+            if (current.length != 0 && state == NONE) {
                 incoming = receive;
                 drainRings(current);
                 boolean matched = incoming == null;

@@ -198,6 +198,39 @@ class MessageRingTest {
         assertTrue(box.unexpectedSnapshot().isEmpty());
     }
 
+    /**
+     * Receives posted while an earlier one waits leave the rings alone (the rank is ahead of its
+     * senders); the next progress matches every cell to them in posting order, straight from the
+     * cells, and a post with none waiting drains again.
+     */
+    @Test
+    void receivesPostedWhileOneWaitsAreMatchedByTheNextDrainInOrder() {
+        MessageRing ring = box.openRing();
+        Recv first = post(new Recv(0, TAG).takingAsLine(4));
+        assertTrue(inCell(ring, 0, 1));
+        Recv second = post(new Recv(0, TAG).takingAsLine(4));
+        assertTrue(inCell(ring, 0, 2));
+        Recv third = post(new Recv(Envelope.ANY_SOURCE, TAG).takingAsLine(4));
+        assertNull(first.matched, "no drain yet: the first receive still waits");
+        assertNull(second.matched, "posted while the first waited: the cells stay");
+        assertNull(third.matched);
+        assertFalse(ring.isDrained());
+        assertTrue(box.hasArrivals(), "a waiter does not park on the cells");
+        box.progress();
+        assertEquals(1, first.matched.value);
+        assertEquals(2, second.matched.value);
+        assertTrue(first.fromCell && second.fromCell, "straight from the cells");
+        assertNull(third.matched, "nothing left for it");
+        assertTrue(ring.isDrained());
+        assertTrue(inCell(ring, 0, 3));
+        box.progress();
+        assertEquals(3, third.matched.value);
+        assertTrue(inCell(ring, 0, 4));
+        Recv alone = post(new Recv(0, TAG).takingAsLine(4));
+        assertEquals(4, alone.matched.value, "none waits: the post drains the ring");
+        assertEquals(List.of(1, 2, 3, 4), recorder.values);
+    }
+
     @Test
     void aMessageOfferedBeforeTheRingOpenedComesFirst() {
         box.deliver(new Msg(CONTEXT, 0, TAG, 1)); // sent before the sender had its ring
