@@ -125,6 +125,67 @@ class SmallAllreduceTest {
         results.forEach(b -> assertArrayEquals(results.get(0), b));
     }
 
+    /**
+     * Floats in the lines reduce in float arithmetic, in rank order, as on the general path; a NaN
+     * any rank gives wins MAX and MIN on both paths (the same bits), for floats and doubles.
+     */
+    @Worlds.AllSizes
+    void floatSumsAndNaNsInMaxAndMinAreTheGeneralPathsBits(World w) {
+        w.run(() -> {
+            int n = MPI.COMM_WORLD.Size();
+            int me = MPI.COMM_WORLD.Rank();
+            float[] line = new float[14];
+            float[] general = new float[100];
+            for (int i = 0; i < general.length; i++) {
+                general[i] = (float) value(me, i % 14);
+            }
+            System.arraycopy(general, 0, line, 0, line.length);
+            float[] lineSum = new float[14];
+            float[] generalSum = new float[100];
+            MPI.COMM_WORLD.allReduce(line, lineSum, 14, MPI.FLOAT, MPI.SUM);
+            MPI.COMM_WORLD.allReduce(general, generalSum, 100, MPI.FLOAT, MPI.SUM);
+            for (int i = 0; i < 14; i++) {
+                float expected = (float) value(n - 1, i);
+                for (int r = n - 2; r >= 0; r--) {
+                    expected = (float) value(r, i) + expected;
+                }
+                assertEquals(Float.floatToRawIntBits(expected), Float.floatToRawIntBits(lineSum[i]), "float element " + i);
+                assertEquals(Float.floatToRawIntBits(generalSum[i]), Float.floatToRawIntBits(lineSum[i]),
+                    "float element " + i + " on both paths");
+            }
+            for (mpi.Op op : new mpi.Op[] {MPI.MAX, MPI.MIN}) {
+                double[] d = new double[100];
+                float[] f = new float[100];
+                for (int i = 0; i < 100; i++) {
+                    d[i] = i % 2 == 0 && me == n / 2 ? Double.NaN : me - i;
+                    f[i] = (float) d[i];
+                }
+                double[] dLine = new double[7];
+                double[] dGeneral = new double[100];
+                float[] fLine = new float[14];
+                float[] fGeneral = new float[100];
+                MPI.COMM_WORLD.allReduce(d, dLine, 7, MPI.DOUBLE, op);
+                MPI.COMM_WORLD.allReduce(d, dGeneral, 100, MPI.DOUBLE, op);
+                MPI.COMM_WORLD.allReduce(f, fLine, 14, MPI.FLOAT, op);
+                MPI.COMM_WORLD.allReduce(f, fGeneral, 100, MPI.FLOAT, op);
+                for (int i = 0; i < 14; i++) {
+                    if (i < 7) {
+                        assertEquals(i % 2 == 0, Double.isNaN(dLine[i]), op + " double element " + i);
+                        assertEquals(Double.doubleToRawLongBits(dGeneral[i]), Double.doubleToRawLongBits(dLine[i]),
+                            op + " double element " + i + " on both paths");
+                    }
+                    assertEquals(i % 2 == 0, Float.isNaN(fLine[i]), op + " float element " + i);
+                    assertEquals(Float.floatToRawIntBits(fGeneral[i]), Float.floatToRawIntBits(fLine[i]),
+                        op + " float element " + i + " on both paths");
+                    if (i % 2 == 1) {
+                        assertEquals(op == MPI.MAX ? n - 1 - i : -i, fLine[i], op + " float element " + i);
+                    }
+                }
+            }
+            return null;
+        });
+    }
+
     /** Magnitudes far apart, so that the order of the additions shows in the result. */
     static double value(int rank, int i) {
         return (rank % 3 == 0 ? 1e16 : rank % 3 == 1 ? -1e16 : 1.0 + rank) * (i + 1) + 0.1 * rank;
