@@ -464,6 +464,37 @@ public enum BuiltinOp {
         }
     }
 
+    /** True for MAX, MIN, SUM and PROD: the operations {@link #combine(double, double)} applies. */
+    boolean isArithmetic() {
+        return this == MAX || this == MIN || this == SUM || this == PROD;
+    }
+
+    /**
+     * One element {@code a} combined into the accumulator {@code acc}, as {@link #doubles} combines
+     * each element of an array, for the caller that reads its elements one by one (the small
+     * reductions in the epoch lines). Only for {@link #isArithmetic} operations.
+     */
+    double combine(double a, double acc) {
+        return switch (this) {
+            case MAX -> a > acc || a != a ? a : acc;
+            case MIN -> a < acc || a != a ? a : acc;
+            case SUM -> a + acc;
+            case PROD -> a * acc;
+            default -> throw new IllegalArgumentException(this + " on double");
+        };
+    }
+
+    /** {@link #combine(double, double)} for floats, in float arithmetic, as {@link #floats}. */
+    float combine(float a, float acc) {
+        return switch (this) {
+            case MAX -> a > acc || a != a ? a : acc;
+            case MIN -> a < acc || a != a ? a : acc;
+            case SUM -> a + acc;
+            case PROD -> a * acc;
+            default -> throw new IllegalArgumentException(this + " on float");
+        };
+    }
+
     private static void doubles(BuiltinOp op, double[] a, int i, double[] b, int j, int n) {
         switch (op) {
             case MAX -> {

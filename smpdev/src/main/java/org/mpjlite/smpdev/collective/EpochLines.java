@@ -237,8 +237,7 @@ final class EpochLines {
                         int dstIndex) {
         BuiltinOp b = op.builtin();
         // One unit per item: not a complex type, whose product is not element by element.
-        if ((b == BuiltinOp.SUM || b == BuiltinOp.PROD || b == BuiltinOp.MAX || b == BuiltinOp.MIN)
-            && op.unitsPerItem() == 1) {
+        if (b != null && b.isArithmetic() && op.unitsPerItem() == 1) {
             if (type == BasicType.DOUBLE && dst instanceof double[] d) {
                 reduceDoubles(epoch, data, units, b, d, dstIndex);
                 return;
@@ -265,22 +264,16 @@ final class EpochLines {
 
     /**
      * {@link #reduce} of doubles into an array, read straight from the lines: no copy into the
-     * scratch arrays and no call through the operation for two elements. The same operations in
-     * the same order as {@link BuiltinOp}'s (each member's element, from the last member down,
-     * combined with the accumulator), so the result is bitwise the general path's.
+     * scratch arrays. Each member's element, from the last member down, is combined with the
+     * accumulator by {@link BuiltinOp#combine(double, double)}, the general path's operation and
+     * order, so the result is bitwise the general path's.
      */
     private void reduceDoubles(long epoch, int data, int units, BuiltinOp op, double[] dst, int dstIndex) {
         int last = offset(members - 1, epoch) + data;
         for (int k = 0; k < units; k++) {
             double acc = lines.getDouble(last + k * Double.BYTES);
             for (int m = members - 2; m >= 0; m--) {
-                double a = lines.getDouble(offset(m, epoch) + data + k * Double.BYTES);
-                acc = switch (op) {
-                    case SUM -> a + acc;
-                    case PROD -> a * acc;
-                    case MAX -> a > acc || a != a ? a : acc;
-                    default -> a < acc || a != a ? a : acc;
-                };
+                acc = op.combine(lines.getDouble(offset(m, epoch) + data + k * Double.BYTES), acc);
             }
             dst[dstIndex + k] = acc;
         }
@@ -292,13 +285,7 @@ final class EpochLines {
         for (int k = 0; k < units; k++) {
             float acc = lines.getFloat(last + k * Float.BYTES);
             for (int m = members - 2; m >= 0; m--) {
-                float a = lines.getFloat(offset(m, epoch) + data + k * Float.BYTES);
-                acc = switch (op) {
-                    case SUM -> a + acc;
-                    case PROD -> a * acc;
-                    case MAX -> a > acc || a != a ? a : acc;
-                    default -> a < acc || a != a ? a : acc;
-                };
+                acc = op.combine(lines.getFloat(offset(m, epoch) + data + k * Float.BYTES), acc);
             }
             dst[dstIndex + k] = acc;
         }

@@ -809,13 +809,12 @@ public final class Team {
      * the line or the arrival rings it.
      */
     private void awaitAll(int me, long epoch, Part settling, String call) {
-        Seen seen = parks || isLarge() ? Seen.EPOCHS : Seen.LINES;
-        if (seen == Seen.LINES ? arrivedInLines(epoch) : reached(epoch)) {
+        Phase p = phase(me, epoch, parks || isLarge() ? Seen.EPOCHS : Seen.LINES);
+        if (p.isMet()) {
             return;
         }
         awaitingAll.incrementAndGet();
         try {
-            Phase p = phase(me, epoch, seen);
             p.settling = settling;
             await(me, p, call);
         } finally {
