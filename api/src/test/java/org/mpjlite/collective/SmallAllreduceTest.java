@@ -186,6 +186,92 @@ class SmallAllreduceTest {
         });
     }
 
+    /**
+     * Ints and longs in the lines, past the small values of the operation tests: sums and products
+     * that overflow wrap as Java's arithmetic (and as the general path) does, extremes win MAX and
+     * MIN, and the logical operations take any nonzero value, negative or wide, as true; the same
+     * values on the line path (the first elements) and on the general path.
+     */
+    @Worlds.AllSizes
+    void intsAndLongsThatOverflowOrAreNotZeroOrOneAreTheGeneralPathsValues(World w) {
+        w.run(() -> {
+            int n = MPI.COMM_WORLD.Size();
+            int me = MPI.COMM_WORLD.Rank();
+            int[] ints = new int[100];
+            long[] longs = new long[100];
+            for (int i = 0; i < 100; i++) {
+                ints[i] = narrow(wide(me, i));
+                longs[i] = wide(me, i);
+            }
+            for (mpi.Op op : new mpi.Op[] {MPI.SUM, MPI.PROD, MPI.MAX, MPI.MIN, MPI.LAND, MPI.LOR, MPI.LXOR,
+                MPI.BAND, MPI.BOR, MPI.BXOR}) {
+                int[] iLine = new int[14];
+                int[] iGeneral = new int[100];
+                long[] lLine = new long[7];
+                long[] lGeneral = new long[100];
+                MPI.COMM_WORLD.allReduce(ints, iLine, 14, MPI.INT, op);
+                MPI.COMM_WORLD.allReduce(ints, iGeneral, 100, MPI.INT, op);
+                MPI.COMM_WORLD.allReduce(longs, lLine, 7, MPI.LONG, op);
+                MPI.COMM_WORLD.allReduce(longs, lGeneral, 100, MPI.LONG, op);
+                for (int i = 0; i < 14; i++) {
+                    long li = wide(0, i);
+                    int ii = narrow(li);
+                    for (int r = 1; r < n; r++) {
+                        long x = wide(r, i);
+                        int xi = narrow(x);
+                        li = combine(op, li, x);
+                        ii = (int) combine(op, ii, xi); // the low 32 bits: int arithmetic's wrap
+                    }
+                    assertEquals(ii, iLine[i], op + " int element " + i);
+                    assertEquals(iGeneral[i], iLine[i], op + " int element " + i + " on both paths");
+                    if (i < 7) {
+                        assertEquals(li, lLine[i], op + " long element " + i);
+                        assertEquals(lGeneral[i], lLine[i], op + " long element " + i + " on both paths");
+                    }
+                }
+            }
+            return null;
+        });
+    }
+
+    /** Values near the ends of the long range, some zero, some negative: sums and products overflow. */
+    private static long wide(int rank, int i) {
+        if ((rank + i) % 5 == 0) {
+            return 0;
+        }
+        long big = Long.MAX_VALUE / (1 + (rank + 2 * i) % 3) - 977L * rank * (i + 1);
+        return (rank + i) % 2 == 0 ? big : -big;
+    }
+
+    /** An int folded from both halves of {@code v}, so as wide and as often negative; zero for zero. */
+    private static int narrow(long v) {
+        return (int) (v >> 32 ^ v);
+    }
+
+    /** {@code a op b} in long arithmetic, as MPI defines the predefined operations on integers. */
+    private static long combine(mpi.Op op, long a, long b) {
+        if (op == MPI.SUM) {
+            return a + b;
+        } else if (op == MPI.PROD) {
+            return a * b;
+        } else if (op == MPI.MAX) {
+            return Math.max(a, b);
+        } else if (op == MPI.MIN) {
+            return Math.min(a, b);
+        } else if (op == MPI.LAND) {
+            return a != 0 && b != 0 ? 1 : 0;
+        } else if (op == MPI.LOR) {
+            return a != 0 || b != 0 ? 1 : 0;
+        } else if (op == MPI.LXOR) {
+            return (a != 0) != (b != 0) ? 1 : 0;
+        } else if (op == MPI.BAND) {
+            return a & b;
+        } else if (op == MPI.BOR) {
+            return a | b;
+        }
+        return a ^ b;
+    }
+
     /** Magnitudes far apart, so that the order of the additions shows in the result. */
     static double value(int rank, int i) {
         return (rank % 3 == 0 ? 1e16 : rank % 3 == 1 ? -1e16 : 1.0 + rank) * (i + 1) + 0.1 * rank;

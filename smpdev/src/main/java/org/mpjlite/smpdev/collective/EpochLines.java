@@ -221,7 +221,9 @@ final class EpochLines {
      * result is bitwise the same on every member and on the general path: the last member's
      * contribution is copied from its line into the accumulator ({@code dst} itself when it is an
      * array), and each other's, from the last but one down, into the member's staging array and
-     * combined into it. No contribution is copied twice, and nothing is allocated.
+     * combined into it. No contribution is copied twice, and nothing is allocated. Doubles, floats,
+     * ints and longs reduced into a Java array by an element-wise predefined operation skip the copies:
+     * they are read straight from the lines ({@link #reduceDoubles}).
      */
     void reduce(int me, long epoch, int units, BasicType type, Reduction op, Object dst, int dstIndex) {
         reduce(me, epoch, DATA, units, type, op, dst, dstIndex);
@@ -236,15 +238,27 @@ final class EpochLines {
     private void reduce(int me, long epoch, int data, int units, BasicType type, Reduction op, Object dst,
                         int dstIndex) {
         BuiltinOp b = op.builtin();
-        // One unit per item: not a complex type, whose product is not element by element.
-        if (b != null && b.isArithmetic() && op.unitsPerItem() == 1) {
-            if (type == BasicType.DOUBLE && dst instanceof double[] d) {
-                reduceDoubles(epoch, data, units, b, d, dstIndex);
-                return;
+        // One unit per item: not a complex type, whose product is not element by element, nor a pair.
+        if (b != null && op.unitsPerItem() == 1) {
+            if (b.isArithmetic()) {
+                if (type == BasicType.DOUBLE && dst instanceof double[] d) {
+                    reduceDoubles(epoch, data, units, b, d, dstIndex);
+                    return;
+                }
+                if (type == BasicType.FLOAT && dst instanceof float[] f) {
+                    reduceFloats(epoch, data, units, b, f, dstIndex);
+                    return;
+                }
             }
-            if (type == BasicType.FLOAT && dst instanceof float[] f) {
-                reduceFloats(epoch, data, units, b, f, dstIndex);
-                return;
+            if (b.isElementwiseOnIntegers()) {
+                if (type == BasicType.INT && dst instanceof int[] i) {
+                    reduceInts(epoch, data, units, b, i, dstIndex);
+                    return;
+                }
+                if (type == BasicType.LONG && dst instanceof long[] l) {
+                    reduceLongs(epoch, data, units, b, l, dstIndex);
+                    return;
+                }
             }
         }
         Object[] s = scratch(me, type);
@@ -286,6 +300,30 @@ final class EpochLines {
             float acc = lines.getFloat(last + k * Float.BYTES);
             for (int m = members - 2; m >= 0; m--) {
                 acc = op.combine(lines.getFloat(offset(m, epoch) + data + k * Float.BYTES), acc);
+            }
+            dst[dstIndex + k] = acc;
+        }
+    }
+
+    /** {@link #reduceDoubles} for ints, as {@link BuiltinOp#combine(int, int)} combines them. */
+    private void reduceInts(long epoch, int data, int units, BuiltinOp op, int[] dst, int dstIndex) {
+        int last = offset(members - 1, epoch) + data;
+        for (int k = 0; k < units; k++) {
+            int acc = lines.getInt(last + k * Integer.BYTES);
+            for (int m = members - 2; m >= 0; m--) {
+                acc = op.combine(lines.getInt(offset(m, epoch) + data + k * Integer.BYTES), acc);
+            }
+            dst[dstIndex + k] = acc;
+        }
+    }
+
+    /** {@link #reduceDoubles} for longs, as {@link BuiltinOp#combine(long, long)} combines them. */
+    private void reduceLongs(long epoch, int data, int units, BuiltinOp op, long[] dst, int dstIndex) {
+        int last = offset(members - 1, epoch) + data;
+        for (int k = 0; k < units; k++) {
+            long acc = lines.getLong(last + k * Long.BYTES);
+            for (int m = members - 2; m >= 0; m--) {
+                acc = op.combine(lines.getLong(offset(m, epoch) + data + k * Long.BYTES), acc);
             }
             dst[dstIndex + k] = acc;
         }
