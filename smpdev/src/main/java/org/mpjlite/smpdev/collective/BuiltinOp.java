@@ -485,35 +485,20 @@ public enum BuiltinOp {
     }
 
     /**
-     * True for the operations {@link #combine(int, int)} and {@link #combine(long, long)} apply: MAX,
-     * MIN, SUM, PROD and the logical and bitwise ones (not MAXLOC, MINLOC, REPLACE, NO_OP).
+     * True for the operations {@link #combine(long, long)} applies: MAX, MIN, SUM, PROD and the
+     * logical and bitwise ones (not MAXLOC, MINLOC, REPLACE, NO_OP).
      */
     boolean isElementwiseOnIntegers() {
         return compareTo(BXOR) <= 0;
     }
 
     /**
-     * One element {@code a} combined into the accumulator {@code acc}, as {@link #ints} combines each
-     * element of an array (the small reductions in the epoch lines). Only for
+     * One element {@code a} combined into the accumulator {@code acc}, as {@link #longs} combines
+     * each element of an array (the small reductions in the epoch lines). Ints are combined as
+     * longs and narrowed: every one of these operations gives an int's low 32 bits the same from
+     * the sign-extended values, as {@link #ints} does in int arithmetic. Only for
      * {@link #isElementwiseOnIntegers} operations.
      */
-    int combine(int a, int acc) {
-        return switch (this) {
-            case MAX -> a > acc ? a : acc;
-            case MIN -> a < acc ? a : acc;
-            case SUM -> a + acc;
-            case PROD -> a * acc;
-            case BAND -> a & acc;
-            case BOR -> a | acc;
-            case BXOR -> a ^ acc;
-            case LAND -> a != 0 && acc != 0 ? 1 : 0;
-            case LOR -> a != 0 || acc != 0 ? 1 : 0;
-            case LXOR -> (a != 0) != (acc != 0) ? 1 : 0;
-            default -> throw new IllegalArgumentException(this + " on int");
-        };
-    }
-
-    /** {@link #combine(int, int)} for longs, as {@link #longs}. */
     long combine(long a, long acc) {
         return switch (this) {
             case MAX -> a > acc ? a : acc;

@@ -305,13 +305,13 @@ final class EpochLines {
         }
     }
 
-    /** {@link #reduceDoubles} for ints, as {@link BuiltinOp#combine(int, int)} combines them. */
+    /** {@link #reduceDoubles} for ints, combined as longs and narrowed ({@link BuiltinOp#combine(long, long)}). */
     private void reduceInts(long epoch, int data, int units, BuiltinOp op, int[] dst, int dstIndex) {
         int last = offset(members - 1, epoch) + data;
         for (int k = 0; k < units; k++) {
             int acc = lines.getInt(last + k * Integer.BYTES);
             for (int m = members - 2; m >= 0; m--) {
-                acc = op.combine(lines.getInt(offset(m, epoch) + data + k * Integer.BYTES), acc);
+                acc = (int) op.combine((long) lines.getInt(offset(m, epoch) + data + k * Integer.BYTES), acc);
             }
             dst[dstIndex + k] = acc;
         }
