@@ -489,7 +489,7 @@ public enum BuiltinOp {
      * logical and bitwise ones (not MAXLOC, MINLOC, REPLACE, NO_OP).
      */
     boolean isElementwiseOnIntegers() {
-        return compareTo(BXOR) <= 0;
+        return this != MAXLOC && this != MINLOC && this != REPLACE && this != NO_OP;
     }
 
     /**
