@@ -11,16 +11,22 @@ import mpi.Request;
 import org.mpjlite.p2p.Jobs.World;
 
 /**
- * Blocking Bcast of at most 240 bytes, which the engine carries in the root's epoch lines instead of
- * the slot: every kind of buffer at one element, the largest count that fits and the first that does
- * not (the general path), from every root; offsets; ByteBuffers of either byte order and with a
- * limit below the data; and loops that alternate it with the general path and other collectives,
- * with non-blocking collectives in flight, the root changing and ranks skewed by pauses.
+ * Blocking Bcast of at most 1 KB, which the engine carries in the epoch lines instead of the slot (up
+ * to 240 bytes in the root's own lines, longer ones in the team's Bcast area): every kind of buffer
+ * at one element, the largest count each place holds and the first it does not (the area; the
+ * general path), from every root; offsets; ByteBuffers of either byte order and with a limit below
+ * the data; and loops that alternate it with the general path and other collectives, with
+ * non-blocking collectives in flight, the root changing and ranks skewed by pauses.
  */
 class SmallBcastTest {
-    /** Largest count of {@code k}'s elements carried in a line. */
+    /** Largest count of {@code k}'s elements carried in the lines. */
     private static int lineCount(Kind k) {
         return org.mpjlite.smpdev.Tunables.LINE_BCAST_BYTES / k.type.getSize();
+    }
+
+    /** Largest count of {@code k}'s elements carried in the root's own lines. */
+    private static int regionCount(Kind k) {
+        return org.mpjlite.smpdev.Tunables.LINE_BCAST_REGION_BYTES / k.type.getSize();
     }
 
     private static long value(int root, int i) {
@@ -34,7 +40,7 @@ class SmallBcastTest {
             int me = MPI.COMM_WORLD.Rank();
             for (Kind k : Kind.values()) {
                 for (int root = 0; root < n; root++) {
-                    for (int count : new int[] {1, lineCount(k), lineCount(k) + 1}) {
+                    for (int count : new int[] {1, regionCount(k), regionCount(k) + 1, lineCount(k), lineCount(k) + 1}) {
                         int from = root;
                         String what = k + " count " + count + " root " + root;
                         Object b = me == root ? k.filled(count, i -> value(from, i)) : k.create(count);
@@ -135,13 +141,14 @@ class SmallBcastTest {
                     }
                     case 3 -> MPI.COMM_WORLD.barrier();
                     default -> {
-                        byte[] bytes = new byte[240];
+                        int length = it % 2 == 0 ? 240 : 1000; // in the root's lines; in the Bcast area
+                        byte[] bytes = new byte[length];
                         if (me == root) {
                             java.util.Arrays.fill(bytes, (byte) it);
                         }
-                        MPI.COMM_WORLD.Bcast(bytes, 0, 240, MPI.BYTE, root);
-                        assertEquals((byte) it, bytes[0], "240 bytes " + it);
-                        assertEquals((byte) it, bytes[239], "240 bytes " + it);
+                        MPI.COMM_WORLD.Bcast(bytes, 0, length, MPI.BYTE, root);
+                        assertEquals((byte) it, bytes[0], length + " bytes " + it);
+                        assertEquals((byte) it, bytes[length - 1], length + " bytes " + it);
                     }
                 }
                 int[] self = {me == 0 ? it : -1};

@@ -30,7 +30,7 @@ import org.openjdk.jcstress.infra.results.JJ_Result;
  * <p>Rank r: A = bcast from 0 of 10 (r + 1) = 10 (the first: every rank waits); B = bcast from 1 of
  * 1000 (r + 1) + A = 2010 (returns early); starts iBcast from 1 of 100 (r + 1) = 200 and
  * {@code LINE_PHASES - 1} iBarriers (the last marks the region of B); C = bcast from 0 of 10000 (r + 1) + B = 12010 (returns early); E = bcast from 1 of
- * seven longs, each 100000 (r + 1) + C = 212010 (too large for a line: the root's part in the slot
+ * 200 longs, each 100000 (r + 1) + C = 212010 (too large for the lines: the root's part in the slot
  * carries it; returns early); waits for the requests. Each rank reports
  * {@code ((A * 1000 + D) * 10000 + B) * 100000 + C}, or -1 if any element of E is not 212010. Only
  * {@code 10200201012010} on every rank is correct: anything else means a Bcast delivered another
@@ -62,7 +62,7 @@ public abstract class SmallBcastInLines {
             Collectives.barrier(team, rank, barriers[k], "iBarrier", "");
         }
         long c = bcast(team, rank, 10000L * (rank + 1) + b, 0);
-        long[] e = new long[7];
+        long[] e = new long[200];
         java.util.Arrays.fill(e, 100000L * (rank + 1) + c);
         Collectives.bcast(team, rank, e, 0, e.length, BasicType.LONG, 1, null, "Bcast", "");
         request.await("Wait");

@@ -14,13 +14,14 @@ import org.mpjlite.smpdev.data.Copier;
  * most {@link #BYTES} bytes per member carries its contribution, its epoch and a compact signature
  * of the call in one line, so that the collective moves one line from each member to each other
  * member ({@link Team#allreduceInLines}); a blocking Bcast of at most {@link #BCAST_BYTES} bytes
- * carries the message in the root's lines, and every member's line carries the epoch, the signature
- * and the root it names ({@link Team#bcastInLines}). A member uses region {@code epoch % phases} of
- * its {@link #phases} for the phase {@code epoch}: four lines, 64-byte aligned (in native memory: a
- * Java array's alignment is not known), so that a reduction's header and data are one cache line,
- * and a Bcast's message of up to 48 bytes too (longer ones continue in the next three lines). With
- * more than two phases the root of back-to-back Bcasts writes the next ones while members still
- * read earlier ones ({@link Team#nextLineEpoch}).
+ * carries the message in the root's lines (or, past {@link Tunables#LINE_BCAST_REGION_BYTES}, in
+ * the team's Bcast area, one part per phase), and every member's
+ * line carries the epoch, the signature and the root it names ({@link Team#bcastInLines}). A member
+ * uses region {@code epoch % phases} of its {@link #phases} for the phase {@code epoch}: four lines,
+ * 64-byte aligned (in native memory: a Java array's alignment is not known), so that a reduction's
+ * header and data are one cache line, and a Bcast's message of up to 48 bytes too (longer ones
+ * continue in the next three lines). With more than two phases the root of back-to-back Bcasts
+ * writes the next ones while members still read earlier ones ({@link Team#nextLineEpoch}).
  *
  * <p>A line starts with its header, {@code epoch << SIGNATURE_BITS | signature}, written with
  * release semantics after the data; the signature packs the count, the basic type and the
@@ -45,15 +46,22 @@ final class EpochLines {
      * prefetcher fetches pairs, so no pair is shared by two members or two phases).
      */
     private static final int REGION = 4 * LINE;
-    private static final int SIGNATURE_BITS = 17;
+    /** A signature's fields, low to high: the count (14 bits), the basic type (4), the operation (4), REDUCE. */
+    private static final int TYPE_SHIFT = 14;
+    private static final int OP_SHIFT = 18;
+    private static final int SIGNATURE_BITS = 23;
     /** The signature bit of a Reduce: its line also names the root, and its data follows that. */
-    private static final long REDUCE = 1L << 16;
+    private static final long REDUCE = 1L << 22;
     /** Byte offsets in a line: the header, then a reduction's contribution, or a Bcast's root and message. */
     private static final int DATA = 8;
     private static final int ROOT = 8;
     private static final int BCAST_DATA = 16;
-    /** Largest message of a Bcast carried in the lines: the region less its header and root word. */
+    /** Largest message of a Bcast carried in the lines ({@link Tunables#LINE_BCAST_BYTES}). */
     static final int BCAST_BYTES = Tunables.LINE_BCAST_BYTES;
+    /** Largest message of a Bcast carried in the root's region: the region less its header and root word. */
+    private static final int REGION_BCAST_BYTES = Tunables.LINE_BCAST_REGION_BYTES;
+    /** Bytes of the team's Bcast area for one phase: the messages too long for the root's region. */
+    private static final int AREA = BCAST_BYTES;
     /** Largest contribution of a Reduce carried in a line: the line less its header and root word. */
     static final int REDUCE_BYTES = LINE - BCAST_DATA;
     /** The operation field of a Barrier's signature: after every {@link BuiltinOp}. */
@@ -61,16 +69,28 @@ final class EpochLines {
     /** The operation field of a Bcast's signature: after every {@link BuiltinOp} and Barrier. */
     private static final long BCAST = 15;
     /** The signature of any call other than a small Allreduce (whose count is at most 56). */
-    private static final long OTHER_CALL = 0x1FFFF;
+    private static final long OTHER_CALL = (1L << SIGNATURE_BITS) - 1;
     private static final VarHandle HEADER = MethodHandles.byteBufferViewVarHandle(long[].class,
         ByteOrder.nativeOrder());
 
     private final int members;
+    static {
+        if (REGION_BCAST_BYTES != REGION - BCAST_DATA || BCAST_BYTES < REGION_BCAST_BYTES
+            || BCAST_BYTES >= 1 << TYPE_SHIFT) {
+            throw new ExceptionInInitializerError("the lines' Bcast sizes do not fit their layout");
+        }
+    }
+
     /** Regions per member, one per phase in flight (a power of two, at least two). */
     private final int phases;
     /** Bytes per member: {@link #phases} regions. */
     private final int member;
     private final ByteBuffer lines;
+    /**
+     * The team's Bcast area: per phase, the message of a Bcast too long for its root's region,
+     * written by that phase's root. A buffer of its own, so that the members' lines keep their layout.
+     */
+    private final ByteBuffer bcastArea;
     /** Per member, per basic type: {staging of one contribution, accumulator}, each of a line's data. */
     private final Object[][][] scratch;
 
@@ -86,6 +106,7 @@ final class EpochLines {
         // slice's alignment is a region's (two lines), whatever the number of phases.
         lines = ByteBuffer.allocateDirect((members + 1) * member + REGION).alignedSlice(REGION)
             .order(ByteOrder.nativeOrder());
+        bcastArea = ByteBuffer.allocateDirect(phases * AREA + REGION).alignedSlice(REGION).order(ByteOrder.nativeOrder());
         scratch = new Object[members][][];
     }
 
@@ -115,12 +136,12 @@ final class EpochLines {
 
     /** The header of a line of a Bcast of {@code units} of {@code type}, at {@code epoch}. */
     static long bcastHeader(long epoch, int units, BasicType type) {
-        return epoch << SIGNATURE_BITS | BCAST << 12 | (long) type.ordinal() << 8 | units;
+        return epoch << SIGNATURE_BITS | BCAST << OP_SHIFT | (long) type.ordinal() << TYPE_SHIFT | units;
     }
 
     /** The header of a line of a Barrier at {@code epoch}: the signature alone, no data. */
     static long barrierHeader(long epoch) {
-        return epoch << SIGNATURE_BITS | BARRIER << 12;
+        return epoch << SIGNATURE_BITS | BARRIER << OP_SHIFT;
     }
 
     /** The header of a line of a Reduce of {@code units} of {@code type} with {@code op}, at {@code epoch}. */
@@ -130,7 +151,7 @@ final class EpochLines {
 
     /** The header of a line carrying a reduction of {@code units} of {@code type} with {@code op}, at {@code epoch}. */
     static long header(long epoch, int units, BasicType type, BuiltinOp op) {
-        return epoch << SIGNATURE_BITS | (long) op.ordinal() << 12 | (long) type.ordinal() << 8 | units;
+        return epoch << SIGNATURE_BITS | (long) op.ordinal() << OP_SHIFT | (long) type.ordinal() << TYPE_SHIFT | units;
     }
 
     /**
@@ -189,7 +210,11 @@ final class EpochLines {
         int at = offset(me, epochOf(header));
         HEADER.set(lines, at + ROOT, (long) root);
         if (me == root) {
-            Copier.copy(buf, index, lines, elementAt(at + BCAST_DATA, type), units, type);
+            if (inRegion(units, type)) {
+                Copier.copy(buf, index, lines, elementAt(at + BCAST_DATA, type), units, type);
+            } else {
+                Copier.copy(buf, index, bcastArea, elementAt(areaAt(epochOf(header)), type), units, type);
+            }
         }
         soHeader(at, header);
     }
@@ -212,7 +237,11 @@ final class EpochLines {
 
     /** Copies the message of the Bcast at {@code epoch} from {@code root}'s line into {@code dst}. */
     void readBcast(int root, long epoch, int units, BasicType type, Object dst, int dstIndex) {
-        Copier.copy(lines, elementAt(offset(root, epoch) + BCAST_DATA, type), dst, dstIndex, units, type);
+        if (inRegion(units, type)) {
+            Copier.copy(lines, elementAt(offset(root, epoch) + BCAST_DATA, type), dst, dstIndex, units, type);
+        } else {
+            Copier.copy(bcastArea, elementAt(areaAt(epoch), type), dst, dstIndex, units, type);
+        }
     }
 
     /**
@@ -327,6 +356,21 @@ final class EpochLines {
             }
             dst[dstIndex + k] = acc;
         }
+    }
+
+    /** True when a Bcast's message fits in its root's region, after the header and the root word. */
+    private static boolean inRegion(int units, BasicType type) {
+        return (long) units * type.size() <= REGION_BCAST_BYTES;
+    }
+
+    /**
+     * Where in {@link #bcastArea} the message of a Bcast too long for its root's region lies at
+     * {@code epoch}: the phase's part. Only the root of the phase writes it, and it is reused
+     * {@link #phases} phases later under the rule of the regions ({@link Team#nextLineEpoch}: every
+     * member has arrived at a later phase, so has read it).
+     */
+    private int areaAt(long epoch) {
+        return (int) (epoch & (phases - 1)) * AREA;
     }
 
     /** The line where a phase's one reduction is published: after every member's lines. */
