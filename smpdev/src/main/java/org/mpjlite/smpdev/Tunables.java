@@ -126,9 +126,9 @@ public final class Tunables {
      * up to {@link #LINE_BCAST_REGION_BYTES} in the root's own lines, longer ones in the team's
      * Bcast area for the phase, which the members read once the root's line shows the phase.
      * Through the slot, the members' reads of the root's part and of its copy of the message each
-     * wait for a line from the root's core: between 2 ranks, 256 and 512 B Bcasts (`OSUBcast`) took
-     * 1.5-1.7 times as long that way. 1 KB: the slot path measured as fast as Open MPI's from 1 KB
-     * up; the area costs a team {@link #LINE_PHASES} KB of native memory.
+     * wait for a line from the root's core: between 2 ranks, 256 B to 1 KB Bcasts (`OSUBcast`) took
+     * 1.1-1.7 times as long that way. 1 KB: the area costs a team {@link #LINE_PHASES} KB of native
+     * memory, and from 2 KB up the slot path was already about as fast as Open MPI's.
      */
     public static final int LINE_BCAST_BYTES = 1024;
 
