@@ -62,24 +62,27 @@ class StatusSignalTest {
             BufferedReader out = stdout(launcher);
             assertEquals("ready", out.readLine());
 
-            kill("-QUIT", launcher.pid());
-            String first = awaitReports(err, 1);
+            // Rank 0 prints "ready" before the other ranks have surely called Recv (a busy machine
+            // may still be loading or compiling them): SIGQUIT again until a report shows them there.
+            int reports = 0;
+            String quit;
+            do {
+                kill("-QUIT", launcher.pid());
+                reports++;
+                quit = lastReport(awaitReports(err, reports));
+            } while (!allReceiving(quit, ranks) && reports < 100 && sleep(50));
             ProcessHandle jvm = launcher.toHandle().children().findFirst().orElseThrow(); // env exec'd bash
             kill("-USR1", jvm.pid());
-            String both = awaitReports(err, 2);
+            String usr1 = lastReport(awaitReports(err, reports + 1));
 
-            for (String report : both.split("(?=mpjrun: status)")) {
+            for (String report : new String[] {quit, usr1}) {
                 // Rank 0 polls for the file: sleeping (line 10) or, under load, checking (line 9).
                 assertTrue(report.startsWith("mpjrun: " + StatusSignal.HEADLINE + "\n"
                     + "  rank 0: running, not blocked in MPI\n          at Waits.main(Waits.java:10)\n")
                     || report.startsWith("mpjrun: " + StatusSignal.HEADLINE + "\n"
-                    + "  rank 0: running, not blocked in MPI\n          at Waits.main(Waits.java:9)\n"), both);
-                for (int r = 1; r < ranks; r++) {
-                    assertTrue(report.contains("  rank " + r + ": Recv(source=0, tag=7, comm=MPI.COMM_WORLD, count=1,"
-                        + " MPI.INT)\n          at Waits.main(Waits.java:16)\n"), report);
-                }
+                    + "  rank 0: running, not blocked in MPI\n          at Waits.main(Waits.java:9)\n"), report);
+                assertTrue(allReceiving(report, ranks), report);
             }
-            assertTrue(!first.isEmpty());
             Files.createFile(go);
             assertTrue(launcher.waitFor(30, TimeUnit.SECONDS), "the job ends once released");
             assertEquals(0, launcher.exitValue(), err.toString());
@@ -96,6 +99,27 @@ class StatusSignalTest {
     }
 
     /** Waits until {@code err} holds {@code n} complete status reports; returns it. */
+    /** True when {@code report} shows every rank but rank 0 waiting in its Recv from rank 0. */
+    private static boolean allReceiving(String report, int ranks) {
+        for (int r = 1; r < ranks; r++) {
+            if (!report.contains("  rank " + r + ": Recv(source=0, tag=7, comm=MPI.COMM_WORLD, count=1,"
+                + " MPI.INT)\n          at Waits.main(Waits.java:16)\n")) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The last status report in {@code text}. */
+    private static String lastReport(String text) {
+        return text.substring(text.lastIndexOf("mpjrun: status"));
+    }
+
+    private static boolean sleep(long millis) throws InterruptedException {
+        Thread.sleep(millis);
+        return true;
+    }
+
     private static String awaitReports(StringBuilder err, int n) throws InterruptedException {
         for (int i = 0; i < 1000; i++) {
             synchronized (err) {
