@@ -203,8 +203,8 @@ class SmallAllreduceTest {
                 ints[i] = narrow(wide(me, i));
                 longs[i] = wide(me, i);
             }
-            for (mpi.Op op : new mpi.Op[] {MPI.SUM, MPI.PROD, MPI.MAX, MPI.MIN, MPI.LAND, MPI.LOR, MPI.LXOR,
-                MPI.BAND, MPI.BOR, MPI.BXOR}) {
+            for (ReductionTest.Case c : ReductionTest.cases()) {
+                mpi.Op op = c.op();
                 int[] iLine = new int[14];
                 int[] iGeneral = new int[100];
                 long[] lLine = new long[7];
@@ -219,14 +219,14 @@ class SmallAllreduceTest {
                     for (int r = 1; r < n; r++) {
                         long x = wide(r, i);
                         int xi = narrow(x);
-                        li = combine(op, li, x);
-                        ii = (int) combine(op, ii, xi); // the low 32 bits: int arithmetic's wrap
+                        li = c.ref().applyAsLong(li, x);
+                        ii = (int) c.ref().applyAsLong(ii, xi); // the low 32 bits: int arithmetic's wrap
                     }
-                    assertEquals(ii, iLine[i], op + " int element " + i);
-                    assertEquals(iGeneral[i], iLine[i], op + " int element " + i + " on both paths");
+                    assertEquals(ii, iLine[i], c.name() + " int element " + i);
+                    assertEquals(iGeneral[i], iLine[i], c.name() + " int element " + i + " on both paths");
                     if (i < 7) {
-                        assertEquals(li, lLine[i], op + " long element " + i);
-                        assertEquals(lGeneral[i], lLine[i], op + " long element " + i + " on both paths");
+                        assertEquals(li, lLine[i], c.name() + " long element " + i);
+                        assertEquals(lGeneral[i], lLine[i], c.name() + " long element " + i + " on both paths");
                     }
                 }
             }
@@ -246,30 +246,6 @@ class SmallAllreduceTest {
     /** An int folded from both halves of {@code v}, so as wide and as often negative; zero for zero. */
     private static int narrow(long v) {
         return (int) (v >> 32 ^ v);
-    }
-
-    /** {@code a op b} in long arithmetic, as MPI defines the predefined operations on integers. */
-    private static long combine(mpi.Op op, long a, long b) {
-        if (op == MPI.SUM) {
-            return a + b;
-        } else if (op == MPI.PROD) {
-            return a * b;
-        } else if (op == MPI.MAX) {
-            return Math.max(a, b);
-        } else if (op == MPI.MIN) {
-            return Math.min(a, b);
-        } else if (op == MPI.LAND) {
-            return a != 0 && b != 0 ? 1 : 0;
-        } else if (op == MPI.LOR) {
-            return a != 0 || b != 0 ? 1 : 0;
-        } else if (op == MPI.LXOR) {
-            return (a != 0) != (b != 0) ? 1 : 0;
-        } else if (op == MPI.BAND) {
-            return a & b;
-        } else if (op == MPI.BOR) {
-            return a | b;
-        }
-        return a ^ b;
     }
 
     /** Magnitudes far apart, so that the order of the additions shows in the result. */

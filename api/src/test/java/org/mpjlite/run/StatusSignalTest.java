@@ -66,11 +66,14 @@ class StatusSignalTest {
             // may still be loading or compiling them): SIGQUIT again until a report shows them there.
             int reports = 0;
             String quit;
-            do {
+            while (true) {
                 kill("-QUIT", launcher.pid());
-                reports++;
-                quit = lastReport(awaitReports(err, reports));
-            } while (!allReceiving(quit, ranks) && reports < 100 && sleep(50));
+                quit = lastReport(awaitReports(err, ++reports));
+                if (allReceiving(quit, ranks) || reports == 100) {
+                    break;
+                }
+                Thread.sleep(50);
+            }
             ProcessHandle jvm = launcher.toHandle().children().findFirst().orElseThrow(); // env exec'd bash
             kill("-USR1", jvm.pid());
             String usr1 = lastReport(awaitReports(err, reports + 1));
@@ -98,7 +101,6 @@ class StatusSignalTest {
         assertEquals(0, k.waitFor(), "kill " + signal + " " + pid);
     }
 
-    /** Waits until {@code err} holds {@code n} complete status reports; returns it. */
     /** True when {@code report} shows every rank but rank 0 waiting in its Recv from rank 0. */
     private static boolean allReceiving(String report, int ranks) {
         for (int r = 1; r < ranks; r++) {
@@ -115,11 +117,7 @@ class StatusSignalTest {
         return text.substring(text.lastIndexOf("mpjrun: status"));
     }
 
-    private static boolean sleep(long millis) throws InterruptedException {
-        Thread.sleep(millis);
-        return true;
-    }
-
+    /** Waits until {@code err} holds {@code n} complete status reports; returns it. */
     private static String awaitReports(StringBuilder err, int n) throws InterruptedException {
         for (int i = 0; i < 1000; i++) {
             synchronized (err) {

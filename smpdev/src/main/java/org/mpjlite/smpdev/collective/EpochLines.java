@@ -73,7 +73,6 @@ final class EpochLines {
     private static final VarHandle HEADER = MethodHandles.byteBufferViewVarHandle(long[].class,
         ByteOrder.nativeOrder());
 
-    private final int members;
     static {
         if (REGION_BCAST_BYTES != REGION - BCAST_DATA || BCAST_BYTES < REGION_BCAST_BYTES
             || BCAST_BYTES >= 1 << TYPE_SHIFT) {
@@ -81,6 +80,7 @@ final class EpochLines {
         }
     }
 
+    private final int members;
     /** Regions per member, one per phase in flight (a power of two, at least two). */
     private final int phases;
     /** Bytes per member: {@link #phases} regions. */
@@ -106,7 +106,8 @@ final class EpochLines {
         // slice's alignment is a region's (two lines), whatever the number of phases.
         lines = ByteBuffer.allocateDirect((members + 1) * member + REGION).alignedSlice(REGION)
             .order(ByteOrder.nativeOrder());
-        bcastArea = ByteBuffer.allocateDirect(phases * AREA + REGION).alignedSlice(REGION).order(ByteOrder.nativeOrder());
+        bcastArea = ByteBuffer.allocateDirect(phases * AREA + REGION).alignedSlice(REGION)
+            .order(ByteOrder.nativeOrder());
         scratch = new Object[members][][];
     }
 
@@ -210,11 +211,8 @@ final class EpochLines {
         int at = offset(me, epochOf(header));
         HEADER.set(lines, at + ROOT, (long) root);
         if (me == root) {
-            if (inRegion(units, type)) {
-                Copier.copy(buf, index, lines, elementAt(at + BCAST_DATA, type), units, type);
-            } else {
-                Copier.copy(buf, index, bcastArea, elementAt(areaAt(epochOf(header)), type), units, type);
-            }
+            Copier.copy(buf, index, bcastBuffer(units, type), bcastElement(me, epochOf(header), units, type), units,
+                type);
         }
         soHeader(at, header);
     }
@@ -237,11 +235,7 @@ final class EpochLines {
 
     /** Copies the message of the Bcast at {@code epoch} from {@code root}'s line into {@code dst}. */
     void readBcast(int root, long epoch, int units, BasicType type, Object dst, int dstIndex) {
-        if (inRegion(units, type)) {
-            Copier.copy(lines, elementAt(offset(root, epoch) + BCAST_DATA, type), dst, dstIndex, units, type);
-        } else {
-            Copier.copy(bcastArea, elementAt(areaAt(epoch), type), dst, dstIndex, units, type);
-        }
+        Copier.copy(bcastBuffer(units, type), bcastElement(root, epoch, units, type), dst, dstIndex, units, type);
     }
 
     /**
@@ -358,19 +352,28 @@ final class EpochLines {
         }
     }
 
-    /** True when a Bcast's message fits in its root's region, after the header and the root word. */
-    private static boolean inRegion(int units, BasicType type) {
-        return (long) units * type.size() <= REGION_BCAST_BYTES;
+    /**
+     * Where the message of a Bcast of {@code units} of {@code type} lies: in its root's region when
+     * it fits after the header and the root word, else in {@link #bcastArea}. With
+     * {@link #bcastElement}, the one place that decides it for the root and the readers alike.
+     */
+    private ByteBuffer bcastBuffer(int units, BasicType type) {
+        return inRegion(units, type) ? lines : bcastArea;
     }
 
     /**
-     * Where in {@link #bcastArea} the message of a Bcast too long for its root's region lies at
-     * {@code epoch}: the phase's part. Only the root of the phase writes it, and it is reused
-     * {@link #phases} phases later under the rule of the regions ({@link Team#nextLineEpoch}: every
-     * member has arrived at a later phase, so has read it).
+     * The element of {@link #bcastBuffer} where the message of {@code root}'s Bcast at {@code epoch}
+     * starts: after the root word of its region, or the phase's part of the area. Only the root of
+     * the phase writes that part, and it is reused {@link #phases} phases later under the rule of
+     * the regions ({@link Team#nextLineEpoch}: every member has arrived at a later phase, so has read it).
      */
-    private int areaAt(long epoch) {
-        return (int) (epoch & (phases - 1)) * AREA;
+    private int bcastElement(int root, long epoch, int units, BasicType type) {
+        int at = inRegion(units, type) ? offset(root, epoch) + BCAST_DATA : (int) (epoch & (phases - 1)) * AREA;
+        return elementAt(at, type);
+    }
+
+    private static boolean inRegion(int units, BasicType type) {
+        return (long) units * type.size() <= REGION_BCAST_BYTES;
     }
 
     /** The line where a phase's one reduction is published: after every member's lines. */
