@@ -21,7 +21,7 @@ final class CellData {
 
     /** The sender: {@code n} elements of {@code type} from element {@code index} of its buffer into the cell. */
     static void write(Object buffer, int index, MessageRing ring, long cell, int n, BasicType type) {
-        int inCell = Math.min(n, MessageRing.CELL_BYTES / type.size());
+        int inCell = inCell(n, type);
         Copier.copy(buffer, index, ring.data(cell), 0, inCell, type);
         int rest = n - inCell;
         if (rest == 0) {
@@ -33,7 +33,7 @@ final class CellData {
 
     /** The owner: {@code n} elements of {@code type} from the cell into element {@code index} of {@code buffer}. */
     static void read(MessageRing ring, long cell, Object buffer, int index, int n, BasicType type) {
-        int inCell = Math.min(n, MessageRing.CELL_BYTES / type.size());
+        int inCell = inCell(n, type);
         Copier.copy(ring.data(cell), 0, buffer, index, inCell, type);
         int rest = n - inCell;
         if (rest == 0) {
@@ -41,6 +41,15 @@ final class CellData {
         }
         Object from = fitsSpill(rest, type) ? ring.spill(cell) : ring.overflow(cell);
         Copier.copy(from, 0, buffer, index + inCell, rest, type);
+    }
+
+    /**
+     * How many of a message's {@code n} elements its cell holds: all of them when they fit, found
+     * without the integer division (tens of cycles, on both sides of every message) that only a
+     * message longer than the cell needs.
+     */
+    private static int inCell(int n, BasicType type) {
+        return n * type.size() <= MessageRing.CELL_BYTES ? n : MessageRing.CELL_BYTES / type.size();
     }
 
     /** Whether the {@code rest} elements of a message past its cell go into the spill, not the overflow. */

@@ -264,7 +264,7 @@ public final class PointToPoint {
         }
         ReceiveLine line = box.line();
         BasicType type = map.base();
-        int count = (int) (bytes / type.size());
+        int count = (int) (map.elements() * items); // contiguous elements of one type: no division
         Copier.copy(buffer, index, line.data(), 0, count, type);
         line.fill(claimed, source, tag, count);
         dest.doorbell().ring();
