@@ -27,6 +27,24 @@ public final class Copier {
     }
 
     public static void copy(Object src, int srcIndex, Object dst, int dstIndex, int n, BasicType type) {
+        // A few bytes between a byte array and a ByteBuffer: a small message into a ring cell or a
+        // receive line and out of it. Decided here, in few enough bytecodes for the compiler to
+        // inline this method into the message path, rather than after a call to the general case.
+        if (type == BasicType.BYTE && n <= FEW_BYTES) {
+            if (src instanceof byte[] from && dst instanceof ByteBuffer to && (long) dstIndex + n <= to.limit()) {
+                putBytes(to, dstIndex, from, srcIndex, n);
+                return;
+            }
+            if (dst instanceof byte[] to && src instanceof ByteBuffer from && (long) srcIndex + n <= from.limit()) {
+                getBytes(from, srcIndex, to, dstIndex, n);
+                return;
+            }
+        }
+        copyAny(src, srcIndex, dst, dstIndex, n, type);
+    }
+
+    /** {@link #copy}'s general case. */
+    private static void copyAny(Object src, int srcIndex, Object dst, int dstIndex, int n, BasicType type) {
         if (n == 0) {
             return;
         }

@@ -75,6 +75,34 @@ class CopierTest {
         }
     }
 
+    /**
+     * A buffer's limit decides only which path a short run takes (the element-wise one stops at
+     * it): a run ending at the limit and one past it, within the capacity, both arrive whole and
+     * touch nothing else.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("buffers")
+    void shortRunsAtAndPastTheLimit(String name, boolean direct, ByteOrder order) {
+        for (int n = 1; n <= Copier.FEW_BYTES; n++) {
+            for (int at : new int[] {5, 6}) {
+                ByteBuffer b = buffer(direct, order);
+                b.put(0, pattern(100), 0, ROOM);
+                b.limit(5 + n);
+                byte[] before = whole(b);
+                Copier.copy(pattern(7), 1, b, at, n, BasicType.BYTE);
+                assertArrayEquals(expected(before, pattern(7), 1, at, n), whole(b), name + ": " + n + " bytes to " + at);
+                byte[] dst = pattern(50);
+                Copier.copy(b, at, dst, 2, n, BasicType.BYTE);
+                assertArrayEquals(expected(pattern(50), whole(b), at, 2, n), dst, name + ": " + n + " bytes from " + at);
+            }
+        }
+    }
+
+    /** All of {@code b}'s bytes, its limit aside. */
+    private static byte[] whole(ByteBuffer b) {
+        return contents(b.duplicate().clear());
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("buffers")
     void bufferToBuffer(String name, boolean direct, ByteOrder order) {
