@@ -27,8 +27,8 @@ public final class Copier {
     }
 
     public static void copy(Object src, int srcIndex, Object dst, int dstIndex, int n, BasicType type) {
-        // A few bytes between a byte array and a ByteBuffer: a small message into a ring cell or a
-        // receive line and out of it. Decided here, in few enough bytecodes for the compiler to
+        // A few bytes between a byte array or a ByteBuffer and a ByteBuffer: a small message into a
+        // ring cell or a receive line and out of it. Decided here, in few enough bytecodes for the compiler to
         // inline this method into the message path, rather than after a call to the general case.
         if (type == BasicType.BYTE && n <= FEW_BYTES) {
             if (src instanceof byte[] from && dst instanceof ByteBuffer to && (long) dstIndex + n <= to.limit()) {
@@ -37,6 +37,11 @@ public final class Copier {
             }
             if (dst instanceof byte[] to && src instanceof ByteBuffer from && (long) srcIndex + n <= from.limit()) {
                 getBytes(from, srcIndex, to, dstIndex, n);
+                return;
+            }
+            if (src instanceof ByteBuffer from && dst instanceof ByteBuffer to && (long) srcIndex + n <= from.limit()
+                && (long) dstIndex + n <= to.limit()) {
+                copyBytes(from, srcIndex, to, dstIndex, n);
                 return;
             }
         }

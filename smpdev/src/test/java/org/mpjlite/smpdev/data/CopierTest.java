@@ -78,7 +78,7 @@ class CopierTest {
     /**
      * A buffer's limit decides only which path a short run takes (the element-wise one stops at
      * it): a run ending at the limit and one past it, within the capacity, both arrive whole and
-     * touch nothing else.
+     * touch nothing else, between an array and a buffer and between two buffers.
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("buffers")
@@ -94,6 +94,14 @@ class CopierTest {
                 byte[] dst = pattern(50);
                 Copier.copy(b, at, dst, 2, n, BasicType.BYTE);
                 assertArrayEquals(expected(pattern(50), whole(b), at, 2, n), dst, name + ": " + n + " bytes from " + at);
+
+                ByteBuffer other = buffer(!direct, order);
+                other.put(0, pattern(200), 0, ROOM);
+                other.limit(3 + n);
+                byte[] otherBefore = whole(other);
+                Copier.copy(b, at, other, at - 2, n, BasicType.BYTE);
+                assertArrayEquals(expected(otherBefore, whole(b), at, at - 2, n), whole(other),
+                    name + ": " + n + " bytes from " + at + " to another buffer's " + (at - 2));
             }
         }
     }
