@@ -89,6 +89,151 @@ class SmallAllreduceTest {
     }
 
     /**
+     * Into NIO buffers of every kind a small Allreduce of ints, longs, floats and doubles gives the
+     * bits it gives into arrays, for every operation the lines reduce straight from them: direct
+     * and heap ByteBuffers in either byte order, typed heap buffers and typed views of direct
+     * ones; at the line limit and at one element; nothing past the count written.
+     */
+    @Worlds.AllSizes
+    void intoBuffersOfEveryKindTheBitsItGivesIntoArrays(World w) {
+        w.run(() -> {
+            int me = MPI.COMM_WORLD.Rank();
+            for (mpi.Datatype type : new mpi.Datatype[] {MPI.INT, MPI.LONG, MPI.FLOAT, MPI.DOUBLE}) {
+                boolean floating = type == MPI.FLOAT || type == MPI.DOUBLE;
+                mpi.Op[] ops = floating ? new mpi.Op[] {MPI.SUM, MPI.PROD, MPI.MAX, MPI.MIN}
+                    : new mpi.Op[] {MPI.SUM, MPI.PROD, MPI.MAX, MPI.MIN, MPI.LAND, MPI.BOR, MPI.BXOR};
+                for (int count : new int[] {56 / type.getSize(), 1}) {
+                    for (mpi.Op op : ops) {
+                        Object inArray = NioKind.ARRAY.make(type, count);
+                        for (int i = 0; i < count; i++) {
+                            NioKind.ARRAY.set(inArray, type, i, wide(me, i));
+                        }
+                        Object outArray = NioKind.ARRAY.make(type, count);
+                        MPI.COMM_WORLD.allReduce(inArray, outArray, count, type, op);
+                        for (NioKind kind : NioKind.values()) {
+                            Object in = kind.make(type, count + 2);
+                            Object out = kind.make(type, count + 2);
+                            for (int i = 0; i < count + 2; i++) {
+                                kind.set(in, type, i, wide(me, i));
+                                kind.set(out, type, i, 77);
+                            }
+                            MPI.COMM_WORLD.allReduce(in, out, count, type, op);
+                            String what = op + " of " + count + " " + type + " into " + kind;
+                            for (int i = 0; i < count; i++) {
+                                assertEquals(NioKind.ARRAY.bits(outArray, type, i), kind.bits(out, type, i),
+                                    what + ", element " + i);
+                            }
+                            for (int i = count; i < count + 2; i++) {
+                                assertEquals(bitsOf77(type), kind.bits(out, type, i),
+                                    what + ": element " + i + " past the count");
+                            }
+                        }
+                    }
+                }
+            }
+            return null;
+        });
+    }
+
+    /** The bits of 77 stored as an element of {@code type}. */
+    private static long bitsOf77(mpi.Datatype type) {
+        Object a = NioKind.ARRAY.make(type, 1);
+        NioKind.ARRAY.set(a, type, 0, 77);
+        return NioKind.ARRAY.bits(a, type, 0);
+    }
+
+    /** Where an Allreduce's elements of one of four types live: an array, or one kind of NIO buffer. */
+    private enum NioKind {
+        ARRAY, DIRECT_BYTES, HEAP_BYTES_BIG_ENDIAN, DIRECT_BYTES_LITTLE_ENDIAN, TYPED_HEAP, TYPED_VIEW_OF_DIRECT;
+
+        Object make(mpi.Datatype type, int n) {
+            int size = type.getSize();
+            switch (this) {
+                case ARRAY:
+                    return type == MPI.INT ? new int[n] : type == MPI.LONG ? new long[n]
+                        : type == MPI.FLOAT ? (Object) new float[n] : new double[n];
+                case DIRECT_BYTES:
+                    return MPI.newByteBuffer(n * size);
+                case HEAP_BYTES_BIG_ENDIAN:
+                    return java.nio.ByteBuffer.allocate(n * size).order(java.nio.ByteOrder.BIG_ENDIAN);
+                case DIRECT_BYTES_LITTLE_ENDIAN:
+                    return java.nio.ByteBuffer.allocateDirect(n * size).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+                case TYPED_HEAP:
+                    return type == MPI.INT ? java.nio.IntBuffer.allocate(n) : type == MPI.LONG
+                        ? java.nio.LongBuffer.allocate(n) : type == MPI.FLOAT ? (Object) java.nio.FloatBuffer.allocate(n)
+                        : java.nio.DoubleBuffer.allocate(n);
+                default:
+                    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocateDirect(n * size).order(java.nio.ByteOrder.nativeOrder());
+                    return type == MPI.INT ? b.asIntBuffer() : type == MPI.LONG ? b.asLongBuffer()
+                        : type == MPI.FLOAT ? (Object) b.asFloatBuffer() : b.asDoubleBuffer();
+            }
+        }
+
+        /** Stores {@code v} as element {@code i}, converted as Java converts a long to the type. */
+        void set(Object buf, mpi.Datatype type, int i, long v) {
+            if (buf instanceof java.nio.ByteBuffer b) {
+                int at = i * type.getSize();
+                if (type == MPI.INT) {
+                    b.putInt(at, (int) v);
+                } else if (type == MPI.LONG) {
+                    b.putLong(at, v);
+                } else if (type == MPI.FLOAT) {
+                    b.putFloat(at, (float) v);
+                } else {
+                    b.putDouble(at, (double) v);
+                }
+            } else if (buf instanceof int[] a) {
+                a[i] = (int) v;
+            } else if (buf instanceof long[] a) {
+                a[i] = v;
+            } else if (buf instanceof float[] a) {
+                a[i] = (float) v;
+            } else if (buf instanceof double[] a) {
+                a[i] = (double) v;
+            } else if (buf instanceof java.nio.IntBuffer b) {
+                b.put(i, (int) v);
+            } else if (buf instanceof java.nio.LongBuffer b) {
+                b.put(i, v);
+            } else if (buf instanceof java.nio.FloatBuffer b) {
+                b.put(i, (float) v);
+            } else {
+                ((java.nio.DoubleBuffer) buf).put(i, (double) v);
+            }
+        }
+
+        /** Element {@code i}'s bits: the int or long, or the raw bits of the float or double. */
+        long bits(Object buf, mpi.Datatype type, int i) {
+            if (buf instanceof java.nio.ByteBuffer b) {
+                int at = i * type.getSize();
+                return type == MPI.INT ? b.getInt(at) : type == MPI.LONG ? b.getLong(at)
+                    : type == MPI.FLOAT ? Float.floatToRawIntBits(b.getFloat(at)) : Double.doubleToRawLongBits(b.getDouble(at));
+            }
+            if (buf instanceof int[] a) {
+                return a[i];
+            }
+            if (buf instanceof long[] a) {
+                return a[i];
+            }
+            if (buf instanceof float[] a) {
+                return Float.floatToRawIntBits(a[i]);
+            }
+            if (buf instanceof double[] a) {
+                return Double.doubleToRawLongBits(a[i]);
+            }
+            if (buf instanceof java.nio.IntBuffer b) {
+                return b.get(i);
+            }
+            if (buf instanceof java.nio.LongBuffer b) {
+                return b.get(i);
+            }
+            if (buf instanceof java.nio.FloatBuffer b) {
+                return Float.floatToRawIntBits(b.get(i));
+            }
+            return Double.doubleToRawLongBits(((java.nio.DoubleBuffer) buf).get(i));
+        }
+    }
+
+    /**
      * Sums whose rounding depends on the order of the additions: every rank gets the same bits, the
      * bits of {@code x0 + (x1 + (... + x[n-1]))} (rank order, as the general path combines), and
      * the same as the general path's for the same elements.

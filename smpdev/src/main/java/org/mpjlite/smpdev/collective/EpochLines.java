@@ -5,6 +5,10 @@ import java.lang.invoke.VarHandle;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.DoubleBuffer;
+import java.nio.FloatBuffer;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
 import org.mpjlite.smpdev.Tunables;
 import org.mpjlite.smpdev.data.BasicType;
 import org.mpjlite.smpdev.data.Copier;
@@ -262,27 +266,17 @@ final class EpochLines {
                         int dstIndex) {
         BuiltinOp b = op.builtin();
         // One unit per item: not a complex type, whose product is not element by element, nor a pair.
-        if (b != null && op.unitsPerItem() == 1) {
-            if (b.isArithmetic()) {
-                if (type == BasicType.DOUBLE && dst instanceof double[] d) {
-                    reduceDoubles(epoch, data, units, b, d, dstIndex);
-                    return;
-                }
-                if (type == BasicType.FLOAT && dst instanceof float[] f) {
-                    reduceFloats(epoch, data, units, b, f, dstIndex);
-                    return;
-                }
+        if (b != null && op.unitsPerItem() == 1 && reducesStraight(type, b) && takesElements(dst, dstIndex, units, type)) {
+            if (type == BasicType.DOUBLE) {
+                reduceDoubles(epoch, data, units, b, dst, dstIndex);
+            } else if (type == BasicType.FLOAT) {
+                reduceFloats(epoch, data, units, b, dst, dstIndex);
+            } else if (type == BasicType.INT) {
+                reduceInts(epoch, data, units, b, dst, dstIndex);
+            } else {
+                reduceLongs(epoch, data, units, b, dst, dstIndex);
             }
-            if (b.isElementwiseOnIntegers()) {
-                if (type == BasicType.INT && dst instanceof int[] i) {
-                    reduceInts(epoch, data, units, b, i, dstIndex);
-                    return;
-                }
-                if (type == BasicType.LONG && dst instanceof long[] l) {
-                    reduceLongs(epoch, data, units, b, l, dstIndex);
-                    return;
-                }
-            }
+            return;
         }
         Object[] s = scratch(me, type);
         Object staging = s[0];
@@ -300,55 +294,124 @@ final class EpochLines {
     }
 
     /**
-     * {@link #reduce} of doubles into an array, read straight from the lines: no copy into the
-     * scratch arrays. Each member's element, from the last member down, is combined with the
-     * accumulator by {@link BuiltinOp#combine(double, double)}, the general path's operation and
-     * order, so the result is bitwise the general path's.
+     * Whether {@link #reduce} combines elements of {@code type} read straight from the lines with
+     * {@code op}: doubles and floats with an arithmetic operation, ints and longs with any
+     * element-wise one.
      */
-    private void reduceDoubles(long epoch, int data, int units, BuiltinOp op, double[] dst, int dstIndex) {
+    private static boolean reducesStraight(BasicType type, BuiltinOp op) {
+        return (type == BasicType.DOUBLE || type == BasicType.FLOAT) && op.isArithmetic()
+            || (type == BasicType.INT || type == BasicType.LONG) && op.isElementwiseOnIntegers();
+    }
+
+    /**
+     * Whether {@code units} elements of {@code type} from element {@code index} of {@code dst} can
+     * be stored one by one: an array of the type, or a writable ByteBuffer or buffer of the type
+     * whose limit holds them (absolute puts stop at the limit, the general path's copy does not).
+     */
+    private static boolean takesElements(Object dst, int index, int units, BasicType type) {
+        if (dst.getClass() == type.arrayClass()) {
+            return true;
+        }
+        if (!(dst instanceof Buffer b) || b.isReadOnly()) {
+            return false;
+        }
+        if (dst instanceof ByteBuffer) {
+            return (long) (index + units) * type.size() <= b.limit();
+        }
+        return type.capacityOf(dst) >= 0 && (long) index + units <= b.limit();
+    }
+
+    /**
+     * {@link #reduce} of doubles into an array or a buffer, read straight from the lines: no copy
+     * into the scratch arrays. Each member's element, from the last member down, is combined with
+     * the accumulator by {@link BuiltinOp#combine(double, double)}, the general path's operation
+     * and order, so the result is bitwise the general path's.
+     */
+    private void reduceDoubles(long epoch, int data, int units, BuiltinOp op, Object dst, int dstIndex) {
         int last = offset(members - 1, epoch) + data;
         for (int k = 0; k < units; k++) {
             double acc = lines.getDouble(last + k * Double.BYTES);
             for (int m = members - 2; m >= 0; m--) {
                 acc = op.combine(lines.getDouble(offset(m, epoch) + data + k * Double.BYTES), acc);
             }
-            dst[dstIndex + k] = acc;
+            putDouble(dst, dstIndex + k, acc);
         }
     }
 
     /** {@link #reduceDoubles} for floats, in float arithmetic. */
-    private void reduceFloats(long epoch, int data, int units, BuiltinOp op, float[] dst, int dstIndex) {
+    private void reduceFloats(long epoch, int data, int units, BuiltinOp op, Object dst, int dstIndex) {
         int last = offset(members - 1, epoch) + data;
         for (int k = 0; k < units; k++) {
             float acc = lines.getFloat(last + k * Float.BYTES);
             for (int m = members - 2; m >= 0; m--) {
                 acc = op.combine(lines.getFloat(offset(m, epoch) + data + k * Float.BYTES), acc);
             }
-            dst[dstIndex + k] = acc;
+            putFloat(dst, dstIndex + k, acc);
         }
     }
 
     /** {@link #reduceDoubles} for ints, combined as longs and narrowed ({@link BuiltinOp#combine(long, long)}). */
-    private void reduceInts(long epoch, int data, int units, BuiltinOp op, int[] dst, int dstIndex) {
+    private void reduceInts(long epoch, int data, int units, BuiltinOp op, Object dst, int dstIndex) {
         int last = offset(members - 1, epoch) + data;
         for (int k = 0; k < units; k++) {
             int acc = lines.getInt(last + k * Integer.BYTES);
             for (int m = members - 2; m >= 0; m--) {
                 acc = (int) op.combine((long) lines.getInt(offset(m, epoch) + data + k * Integer.BYTES), acc);
             }
-            dst[dstIndex + k] = acc;
+            putInt(dst, dstIndex + k, acc);
         }
     }
 
     /** {@link #reduceDoubles} for longs, as {@link BuiltinOp#combine(long, long)} combines them. */
-    private void reduceLongs(long epoch, int data, int units, BuiltinOp op, long[] dst, int dstIndex) {
+    private void reduceLongs(long epoch, int data, int units, BuiltinOp op, Object dst, int dstIndex) {
         int last = offset(members - 1, epoch) + data;
         for (int k = 0; k < units; k++) {
             long acc = lines.getLong(last + k * Long.BYTES);
             for (int m = members - 2; m >= 0; m--) {
                 acc = op.combine(lines.getLong(offset(m, epoch) + data + k * Long.BYTES), acc);
             }
-            dst[dstIndex + k] = acc;
+            putLong(dst, dstIndex + k, acc);
+        }
+    }
+
+    /** Stores element {@code index} of a destination {@link #takesElements} accepted for doubles. */
+    private static void putDouble(Object dst, int index, double v) {
+        if (dst instanceof double[] a) {
+            a[index] = v;
+        } else if (dst instanceof ByteBuffer b) {
+            b.putDouble(index * Double.BYTES, v);
+        } else {
+            ((DoubleBuffer) dst).put(index, v);
+        }
+    }
+
+    private static void putFloat(Object dst, int index, float v) {
+        if (dst instanceof float[] a) {
+            a[index] = v;
+        } else if (dst instanceof ByteBuffer b) {
+            b.putFloat(index * Float.BYTES, v);
+        } else {
+            ((FloatBuffer) dst).put(index, v);
+        }
+    }
+
+    private static void putInt(Object dst, int index, int v) {
+        if (dst instanceof int[] a) {
+            a[index] = v;
+        } else if (dst instanceof ByteBuffer b) {
+            b.putInt(index * Integer.BYTES, v);
+        } else {
+            ((IntBuffer) dst).put(index, v);
+        }
+    }
+
+    private static void putLong(Object dst, int index, long v) {
+        if (dst instanceof long[] a) {
+            a[index] = v;
+        } else if (dst instanceof ByteBuffer b) {
+            b.putLong(index * Long.BYTES, v);
+        } else {
+            ((LongBuffer) dst).put(index, v);
         }
     }
 

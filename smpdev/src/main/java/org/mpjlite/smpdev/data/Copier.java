@@ -28,8 +28,9 @@ public final class Copier {
 
     public static void copy(Object src, int srcIndex, Object dst, int dstIndex, int n, BasicType type) {
         // A few bytes between a byte array or a ByteBuffer and a ByteBuffer: a small message into a
-        // ring cell or a receive line and out of it. Decided here, in few enough bytecodes for the compiler to
-        // inline this method into the message path, rather than after a call to the general case.
+        // ring cell or a receive line and out of it, a small reduction's contribution into its
+        // line. Decided here, in few enough bytecodes for the compiler to inline this method into
+        // the message path, rather than after a call to the general case.
         if (type == BasicType.BYTE && n <= FEW_BYTES) {
             if (src instanceof byte[] from && dst instanceof ByteBuffer to && (long) dstIndex + n <= to.limit()) {
                 putBytes(to, dstIndex, from, srcIndex, n);
@@ -39,11 +40,11 @@ public final class Copier {
                 getBytes(from, srcIndex, to, dstIndex, n);
                 return;
             }
-            if (src instanceof ByteBuffer from && dst instanceof ByteBuffer to && (long) srcIndex + n <= from.limit()
-                && (long) dstIndex + n <= to.limit()) {
-                copyBytes(from, srcIndex, to, dstIndex, n);
-                return;
-            }
+        }
+        if (src instanceof ByteBuffer from && dst instanceof ByteBuffer to && n <= FEW_BYTES
+            && n * type.size() <= FEW_BYTES && isSameOrderRun(from, srcIndex, to, dstIndex, n, type)) {
+            copyBytes(from, srcIndex * type.size(), to, dstIndex * type.size(), n * type.size());
+            return;
         }
         copyAny(src, srcIndex, dst, dstIndex, n, type);
     }
