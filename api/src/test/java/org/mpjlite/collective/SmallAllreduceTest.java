@@ -135,6 +135,34 @@ class SmallAllreduceTest {
         });
     }
 
+    /**
+     * A call of no elements may pass null buffers (MPI allows it) or empty ones, to Allreduce and
+     * Reduce alike, whatever the type; it returns at once on every rank and changes nothing.
+     */
+    @Worlds.AllSizes
+    void noElementsWithNullOrEmptyBuffers(World w) {
+        w.run(() -> {
+            for (mpi.Datatype type : new mpi.Datatype[] {MPI.INT, MPI.LONG, MPI.FLOAT, MPI.DOUBLE, MPI.BYTE}) {
+                MPI.COMM_WORLD.allReduce(null, null, 0, type, MPI.SUM);
+                MPI.COMM_WORLD.reduce(null, null, 0, type, MPI.MAX, 0);
+                for (NioKind kind : NioKind.values()) {
+                    if (type == MPI.BYTE) {
+                        break;
+                    }
+                    Object in = kind.make(type, 1);
+                    Object out = kind.make(type, 1);
+                    kind.set(out, type, 0, 77);
+                    MPI.COMM_WORLD.allReduce(in, out, 0, type, MPI.SUM);
+                    assertEquals(bitsOf77(type), kind.bits(out, type, 0), "no element into " + kind);
+                }
+            }
+            double[] d = {77};
+            MPI.COMM_WORLD.Allreduce(new double[] {1}, 0, d, 0, 0, MPI.DOUBLE, MPI.MAX);
+            assertEquals(77.0, d[0]);
+            return null;
+        });
+    }
+
     /** The bits of 77 stored as an element of {@code type}. */
     private static long bitsOf77(mpi.Datatype type) {
         Object a = NioKind.ARRAY.make(type, 1);

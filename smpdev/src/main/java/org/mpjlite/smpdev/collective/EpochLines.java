@@ -306,9 +306,13 @@ final class EpochLines {
     /**
      * Whether {@code units} elements of {@code type} from element {@code index} of {@code dst} can
      * be stored one by one: an array of the type, or a writable ByteBuffer or buffer of the type
-     * whose limit holds them (absolute puts stop at the limit, the general path's copy does not).
+     * whose limit holds them (absolute puts stop at the limit, the general path's copy does not);
+     * not a null buffer, which only a call of no elements passes.
      */
     private static boolean takesElements(Object dst, int index, int units, BasicType type) {
+        if (dst == null) {
+            return false; // no elements, no buffer (MPI allows it): the general path copies nothing
+        }
         if (dst.getClass() == type.arrayClass()) {
             return true;
         }
