@@ -266,7 +266,8 @@ final class EpochLines {
                         int dstIndex) {
         BuiltinOp b = op.builtin();
         // One unit per item: not a complex type, whose product is not element by element, nor a pair.
-        if (b != null && op.unitsPerItem() == 1 && reducesStraight(type, b) && takesElements(dst, dstIndex, units, type)) {
+        if (b != null && op.unitsPerItem() == 1 && reducesStraight(type, b)
+            && takesElements(dst, dstIndex, units, type)) {
             if (type == BasicType.DOUBLE) {
                 reduceDoubles(epoch, data, units, b, dst, dstIndex);
             } else if (type == BasicType.FLOAT) {
