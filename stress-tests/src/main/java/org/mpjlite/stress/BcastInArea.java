@@ -57,16 +57,9 @@ public abstract class BcastInArea {
         long[] d = {100L * (rank + 1)};
         CollectiveRequest request = new CollectiveRequest(job.rank(rank));
         Collectives.bcast(team, rank, d, 0, 1, BasicType.LONG, 1, request, "iBcast", "");
-        CollectiveRequest[] barriers = new CollectiveRequest[Tunables.LINE_PHASES - 2];
-        for (int k = 0; k < barriers.length; k++) {
-            barriers[k] = new CollectiveRequest(job.rank(rank));
-            Collectives.barrier(team, rank, barriers[k], "iBarrier", "");
-        }
+        CollectiveRequest[] barriers = NonBlockingBarriers.start(job, team, rank, Tunables.LINE_PHASES - 2);
         long c = bcast(team, rank, 10000L * (rank + 1) + b, 1);
-        request.await("Wait");
-        for (CollectiveRequest barrier : barriers) {
-            barrier.await("Wait");
-        }
+        NonBlockingBarriers.awaitAll(request, barriers);
         if (a < 0 || b < 0 || c < 0) {
             return -1;
         }

@@ -58,17 +58,10 @@ public abstract class SmallAllreduceInLines {
         long[] d = {10L * (rank + 1)};
         CollectiveRequest request = new CollectiveRequest(job.rank(rank));
         Collectives.allreduce(team, rank, null, 0, d, 0, 1, BasicType.LONG, SUM, true, request, "iAllreduce", "");
-        CollectiveRequest[] barriers = new CollectiveRequest[Tunables.LINE_PHASES - 2];
-        for (int k = 0; k < barriers.length; k++) {
-            barriers[k] = new CollectiveRequest(job.rank(rank));
-            Collectives.barrier(team, rank, barriers[k], "iBarrier", "");
-        }
+        CollectiveRequest[] barriers = NonBlockingBarriers.start(job, team, rank, Tunables.LINE_PHASES - 2);
         long b = allreduce(team, rank, 100L * (rank + 1) + a);
         long c = allreduce(team, rank, 1000L * (rank + 1) + b);
-        request.await("Wait");
-        for (CollectiveRequest barrier : barriers) {
-            barrier.await("Wait");
-        }
+        NonBlockingBarriers.awaitAll(request, barriers);
         return ((a * 100 + d[0]) * 1000 + b) * 10000 + c;
     }
 

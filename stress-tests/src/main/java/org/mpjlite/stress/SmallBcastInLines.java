@@ -56,19 +56,12 @@ public abstract class SmallBcastInLines {
         long[] d = {100L * (rank + 1)};
         CollectiveRequest request = new CollectiveRequest(job.rank(rank));
         Collectives.bcast(team, rank, d, 0, 1, BasicType.LONG, 1, request, "iBcast", "");
-        CollectiveRequest[] barriers = new CollectiveRequest[Tunables.LINE_PHASES - 1];
-        for (int k = 0; k < barriers.length; k++) {
-            barriers[k] = new CollectiveRequest(job.rank(rank));
-            Collectives.barrier(team, rank, barriers[k], "iBarrier", "");
-        }
+        CollectiveRequest[] barriers = NonBlockingBarriers.start(job, team, rank, Tunables.LINE_PHASES - 1);
         long c = bcast(team, rank, 10000L * (rank + 1) + b, 0);
         long[] e = new long[200];
         java.util.Arrays.fill(e, 100000L * (rank + 1) + c);
         Collectives.bcast(team, rank, e, 0, e.length, BasicType.LONG, 1, null, "Bcast", "");
-        request.await("Wait");
-        for (CollectiveRequest barrier : barriers) {
-            barrier.await("Wait");
-        }
+        NonBlockingBarriers.awaitAll(request, barriers);
         for (long x : e) {
             if (x != 212010) {
                 return -1;

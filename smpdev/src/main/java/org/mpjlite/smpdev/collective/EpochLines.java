@@ -141,12 +141,12 @@ final class EpochLines {
 
     /** The header of a line of a Bcast of {@code units} of {@code type}, at {@code epoch}. */
     static long bcastHeader(long epoch, int units, BasicType type) {
-        return epoch << SIGNATURE_BITS | BCAST << OP_SHIFT | (long) type.ordinal() << TYPE_SHIFT | units;
+        return packed(epoch, BCAST, type.ordinal(), units);
     }
 
     /** The header of a line of a Barrier at {@code epoch}: the signature alone, no data. */
     static long barrierHeader(long epoch) {
-        return epoch << SIGNATURE_BITS | BARRIER << OP_SHIFT;
+        return packed(epoch, BARRIER, 0, 0);
     }
 
     /** The header of a line of a Reduce of {@code units} of {@code type} with {@code op}, at {@code epoch}. */
@@ -156,7 +156,12 @@ final class EpochLines {
 
     /** The header of a line carrying a reduction of {@code units} of {@code type} with {@code op}, at {@code epoch}. */
     static long header(long epoch, int units, BasicType type, BuiltinOp op) {
-        return epoch << SIGNATURE_BITS | (long) op.ordinal() << OP_SHIFT | (long) type.ordinal() << TYPE_SHIFT | units;
+        return packed(epoch, op.ordinal(), type.ordinal(), units);
+    }
+
+    /** The one place that lays out a header: the epoch, then the signature's operation, type and count. */
+    private static long packed(long epoch, long op, long type, int units) {
+        return epoch << SIGNATURE_BITS | op << OP_SHIFT | type << TYPE_SHIFT | units;
     }
 
     /**

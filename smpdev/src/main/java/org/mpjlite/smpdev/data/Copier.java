@@ -27,11 +27,12 @@ public final class Copier {
     }
 
     public static void copy(Object src, int srcIndex, Object dst, int dstIndex, int n, BasicType type) {
-        // A few bytes between a byte array or a ByteBuffer and a ByteBuffer: a small message into a
-        // ring cell or a receive line and out of it, a small reduction's contribution into its
-        // line. Decided here, in few enough bytecodes for the compiler to inline this method into
-        // the message path, rather than after a call to the general case.
-        if (type == BasicType.BYTE && n <= FEW_BYTES) {
+        // Bytes between a byte array and a ByteBuffer, and elements between two ByteBuffers of one
+        // byte order: a small message into a ring cell or a receive line and out of it, a small
+        // reduction's contribution into its line. Decided here, in few enough bytecodes for the
+        // compiler to inline this method into the message path; putBytes, getBytes and copyBytes
+        // move a few bytes as longs and hand longer runs to the buffers' bulk copies.
+        if (type == BasicType.BYTE) {
             if (src instanceof byte[] from && dst instanceof ByteBuffer to && (long) dstIndex + n <= to.limit()) {
                 putBytes(to, dstIndex, from, srcIndex, n);
                 return;
@@ -41,15 +42,15 @@ public final class Copier {
                 return;
             }
         }
-        if (src instanceof ByteBuffer from && dst instanceof ByteBuffer to && n <= FEW_BYTES
-            && n * type.size() <= FEW_BYTES && isSameOrderRun(from, srcIndex, to, dstIndex, n, type)) {
+        if (src instanceof ByteBuffer from && dst instanceof ByteBuffer to
+            && isSameOrderRun(from, srcIndex, to, dstIndex, n, type)) {
             copyBytes(from, srcIndex * type.size(), to, dstIndex * type.size(), n * type.size());
             return;
         }
         copyAny(src, srcIndex, dst, dstIndex, n, type);
     }
 
-    /** {@link #copy}'s general case. */
+    /** {@link #copy}'s general case: every copy its short paths do not take. */
     private static void copyAny(Object src, int srcIndex, Object dst, int dstIndex, int n, BasicType type) {
         if (n == 0) {
             return;
@@ -62,8 +63,6 @@ public final class Copier {
             putElements((ByteBuffer) dst, dstIndex * type.size(), src, srcIndex, n, type);
         } else if (dstArray && src instanceof ByteBuffer && isShortRun((ByteBuffer) src, srcIndex, n, type)) {
             getElements((ByteBuffer) src, srcIndex * type.size(), dst, dstIndex, n, type);
-        } else if (src instanceof ByteBuffer s && dst instanceof ByteBuffer d && isSameOrderRun(s, srcIndex, d, dstIndex, n, type)) {
-            copyBytes(s, srcIndex * type.size(), d, dstIndex * type.size(), n * type.size());
         } else if (dst instanceof ByteBuffer d && isTypedRun(src, srcIndex, n) && isShortRun(d, dstIndex, n, type)) {
             putTyped(d, dstIndex * type.size(), (Buffer) src, srcIndex, n, type);
         } else if (type == BasicType.BOOLEAN) {
