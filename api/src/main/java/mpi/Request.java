@@ -92,7 +92,7 @@ public class Request {
         RuntimeException error = null;
         if (r != null) {
             if (withStatus) {
-                s = Status.of(r);
+                s = new Status(r);
             }
             error = r.failed() ? r.error() : null;
             if (r instanceof RecvRequest received) {
@@ -192,7 +192,7 @@ public class Request {
         if (r == null) {
             return await(call);
         }
-        Status s = Status.of(r);
+        Status s = new Status(r);
         collectAwaited();
         return s;
     }
@@ -401,7 +401,7 @@ public class Request {
             return null;
         }
         if (op != null) {
-            return Status.of(op);
+            return new Status(op);
         }
         return preset != null ? preset : new Status();
     }
