@@ -65,6 +65,8 @@ public final class Copier {
             getElements((ByteBuffer) src, srcIndex * type.size(), dst, dstIndex, n, type);
         } else if (dst instanceof ByteBuffer d && isTypedRun(src, srcIndex, n) && isShortRun(d, dstIndex, n, type)) {
             putTyped(d, dstIndex * type.size(), (Buffer) src, srcIndex, n, type);
+        } else if (src instanceof ByteBuffer s && isTypedRun(dst, dstIndex, n) && isShortRun(s, srcIndex, n, type)) {
+            getTyped(s, srcIndex * type.size(), (Buffer) dst, dstIndex, n, type);
         } else if (type == BasicType.BOOLEAN) {
             copyBooleans(srcArray ? src : view((Buffer) src, type), srcIndex,
                 dstArray ? dst : view((Buffer) dst, type), dstIndex, n);
@@ -115,8 +117,10 @@ public final class Copier {
     /**
      * True when {@code b} is a typed buffer ({@code FloatBuffer}...), not a ByteBuffer, and {@code n}
      * elements from {@code index} lie within its limit, where its absolute access reaches: a short
-     * run of them moves into a ByteBuffer element by element ({@link #putTyped}), without the
-     * ByteBuffer's typed view, as a small reduction from such a buffer into the epoch lines does.
+     * run of them moves between it and a ByteBuffer element by element ({@link #putTyped},
+     * {@link #getTyped}), without the ByteBuffer's typed view, as a small reduction from such a
+     * buffer into the epoch lines does, and a small message out of a cell or a receive line into
+     * one (the view and its duplicate were two objects per message).
      */
     private static boolean isTypedRun(Object b, int index, int n) {
         return b instanceof Buffer t && !(t instanceof ByteBuffer) && n <= SHORT_RUN && (long) index + n <= t.limit();
@@ -162,6 +166,49 @@ public final class Copier {
                 }
             }
             default -> throw new IllegalArgumentException(type + " elements do not live in a " + src.getClass().getSimpleName());
+        }
+    }
+
+    /** Loads {@code n} elements at byte {@code at} of {@code b} into the typed buffer {@code dst} from element {@code off}. */
+    private static void getTyped(ByteBuffer b, int at, Buffer dst, int off, int n, BasicType type) {
+        switch (type) {
+            case CHAR -> {
+                CharBuffer t = (CharBuffer) dst;
+                for (int i = 0; i < n; i++) {
+                    t.put(off + i, b.getChar(at + 2 * i));
+                }
+            }
+            case SHORT -> {
+                ShortBuffer t = (ShortBuffer) dst;
+                for (int i = 0; i < n; i++) {
+                    t.put(off + i, b.getShort(at + 2 * i));
+                }
+            }
+            case INT -> {
+                IntBuffer t = (IntBuffer) dst;
+                for (int i = 0; i < n; i++) {
+                    t.put(off + i, b.getInt(at + 4 * i));
+                }
+            }
+            case LONG -> {
+                LongBuffer t = (LongBuffer) dst;
+                for (int i = 0; i < n; i++) {
+                    t.put(off + i, b.getLong(at + 8 * i));
+                }
+            }
+            case FLOAT -> {
+                FloatBuffer t = (FloatBuffer) dst;
+                for (int i = 0; i < n; i++) {
+                    t.put(off + i, b.getFloat(at + 4 * i));
+                }
+            }
+            case DOUBLE -> {
+                DoubleBuffer t = (DoubleBuffer) dst;
+                for (int i = 0; i < n; i++) {
+                    t.put(off + i, b.getDouble(at + 8 * i));
+                }
+            }
+            default -> throw new IllegalArgumentException(type + " elements do not live in a " + dst.getClass().getSimpleName());
         }
     }
 

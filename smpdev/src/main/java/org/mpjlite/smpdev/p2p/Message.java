@@ -14,8 +14,9 @@ import org.mpjlite.smpdev.diag.CallSite;
 
 /**
  * A message on its way to a receive: its envelope, its element type and count, and where its data
- * is. Small eager messages carry their copy in an array of their own that the message keeps
- * ({@link #inlineCopy}); larger eager and buffered messages carry a pooled copy ({@link #stash});
+ * is. Small eager messages carry their copy in an array of their own that the message keeps, one
+ * per element type ({@link #inlineCopy}); larger eager and buffered messages carry a pooled copy
+ * ({@link #stash});
  * rendezvous messages point at the sender's buffer ({@link #data}) and at the send request to
  * complete once it is copied.
  *
@@ -40,6 +41,12 @@ public final class Message extends SentEnvelope {
     private Object inline;
     private BasicType inlineType;
     private int inlineLength;
+    /**
+     * The arrays this message has had for each element type, by ordinal ({@link #inline} is one of
+     * them); null until the first. A program that sends small messages of several element types
+     * in turn would otherwise make an array whenever a recycled message changes type.
+     */
+    private Object[] inlines;
     /** The next message in a recycler's free list, and the length of that list from here. */
     Message nextFree;
     int freeDepth;
@@ -103,12 +110,29 @@ public final class Message extends SentEnvelope {
         pointAt(inline, 0);
     }
 
-    /** The message's own array for {@code n} elements of its type: the one it has if large enough. */
+    /**
+     * The message's own array for {@code n} elements of its type: the one it has if large enough,
+     * else the one it had for the type if that is, else a new one.
+     */
     private Object inlineArray(int n) {
         if (inlineType != type || inlineLength < n) {
-            inlineLength = Math.max(n, Tunables.INLINE_ELEMENTS_BYTES / type.size());
-            inline = type.newArray(inlineLength);
+            Object kept = null;
+            if (inline != null) {
+                // Only a message that changes type keeps a table: most carry one type all along.
+                if (inlines == null) {
+                    inlines = new Object[KINDS.length];
+                }
+                inlines[inlineType.ordinal()] = inline;
+                kept = inlines[type.ordinal()];
+            }
+            int length = kept == null ? 0 : java.lang.reflect.Array.getLength(kept);
+            if (length < n) {
+                length = Math.max(n, Tunables.INLINE_ELEMENTS_BYTES / type.size());
+                kept = type.newArray(length);
+            }
+            inline = kept;
             inlineType = type;
+            inlineLength = length;
         }
         return inline;
     }

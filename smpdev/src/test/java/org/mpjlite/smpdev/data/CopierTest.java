@@ -189,6 +189,80 @@ class CopierTest {
         }
     }
 
+    /**
+     * Elements of a ByteBuffer of either byte order into a typed buffer of each kind, as a small
+     * message leaves a cell or a receive line for a {@code DoubleBuffer} or an {@code IntBuffer}:
+     * short runs element by element and longer ones through a view, every value read in the
+     * ByteBuffer's order, nothing outside the run touched, the typed buffer's position and limit
+     * kept.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("buffers")
+    void byteBufferIntoTypedBuffers(String name, boolean direct, ByteOrder order) {
+        for (int n : new int[] {0, 1, 5, 32, 33}) {
+            ByteBuffer src = (direct ? ByteBuffer.allocateDirect(8 * 40) : ByteBuffer.allocate(8 * 40)).order(order);
+            for (int i = 0; i < 8 * 40; i++) {
+                src.put(i, (byte) (3 * i + 1));
+            }
+            ByteBuffer expected = src.duplicate().order(order);
+            for (BasicType type : new BasicType[] {BasicType.CHAR, BasicType.SHORT, BasicType.INT, BasicType.LONG,
+                BasicType.FLOAT, BasicType.DOUBLE}) {
+                int size = type.size();
+                java.nio.Buffer dst = typedBuffer(type, 40, direct);
+                dst.limit(3 + n).position(Math.min(4, 3 + n));
+                Copier.copy(src, 2, dst, 3, n, type);
+                java.nio.Buffer whole = dst.duplicate().clear();
+                for (int i = 0; i < 40; i++) {
+                    long want = i >= 3 && i < 3 + n ? bits(expected, size * (2 + i - 3), type) : 0;
+                    assertEquals(want, bits(whole, i, type), name + ": " + type + " " + i + " of a run of " + n);
+                }
+                assertEquals(Math.min(4, 3 + n), dst.position(), name + ": " + type + " position");
+                assertEquals(3 + n, dst.limit(), name + ": " + type + " limit");
+            }
+        }
+    }
+
+    /** A zeroed typed buffer of {@code type}'s kind with {@code n} elements, direct or on the heap. */
+    private static java.nio.Buffer typedBuffer(BasicType type, int n, boolean direct) {
+        ByteBuffer bytes = (direct ? ByteBuffer.allocateDirect(8 * n) : ByteBuffer.allocate(8 * n))
+            .order(ByteOrder.nativeOrder());
+        return switch (type) {
+            case CHAR -> direct ? bytes.asCharBuffer() : java.nio.CharBuffer.allocate(n);
+            case SHORT -> direct ? bytes.asShortBuffer() : java.nio.ShortBuffer.allocate(n);
+            case INT -> direct ? bytes.asIntBuffer() : java.nio.IntBuffer.allocate(n);
+            case LONG -> direct ? bytes.asLongBuffer() : java.nio.LongBuffer.allocate(n);
+            case FLOAT -> direct ? bytes.asFloatBuffer() : java.nio.FloatBuffer.allocate(n);
+            case DOUBLE -> direct ? bytes.asDoubleBuffer() : java.nio.DoubleBuffer.allocate(n);
+            default -> throw new IllegalArgumentException(type.toString());
+        };
+    }
+
+    /** Element {@code i} of the typed buffer {@code b}, as its bits. */
+    private static long bits(java.nio.Buffer b, int i, BasicType type) {
+        return switch (type) {
+            case CHAR -> ((java.nio.CharBuffer) b).get(i);
+            case SHORT -> ((java.nio.ShortBuffer) b).get(i);
+            case INT -> ((java.nio.IntBuffer) b).get(i);
+            case LONG -> ((java.nio.LongBuffer) b).get(i);
+            case FLOAT -> Float.floatToRawIntBits(((java.nio.FloatBuffer) b).get(i));
+            case DOUBLE -> Double.doubleToRawLongBits(((java.nio.DoubleBuffer) b).get(i));
+            default -> throw new IllegalArgumentException(type.toString());
+        };
+    }
+
+    /** The element of {@code type} at byte {@code at} of {@code b}, in {@code b}'s order, as its bits. */
+    private static long bits(ByteBuffer b, int at, BasicType type) {
+        return switch (type) {
+            case CHAR -> b.getChar(at);
+            case SHORT -> b.getShort(at);
+            case INT -> b.getInt(at);
+            case LONG -> b.getLong(at);
+            case FLOAT -> Float.floatToRawIntBits(b.getFloat(at));
+            case DOUBLE -> Double.doubleToRawLongBits(b.getDouble(at));
+            default -> throw new IllegalArgumentException(type.toString());
+        };
+    }
+
     /** A run copied within one buffer onto an overlapping run arrives as it was before the copy. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("buffers")
