@@ -80,9 +80,11 @@ final class CollectiveCalls {
         private long bytes;
         /**
          * The last few {@link #arguments()}, handed out again when a call shows the same: a loop of
-         * a few collectives (a Bcast and a Barrier, two Allreduce of different counts) allocates none.
+         * collectives that show up to this many different values (a Bcast and a Barrier, Allreduces
+         * of different counts, a Reduce and a Bcast of each of several types) allocates none. With
+         * four, a loop of six different ones made a value at every call.
          */
-        private final Shown[] shown = new Shown[4];
+        private final Shown[] shown = new Shown[16];
         /** Where {@link #shown} takes the next new value. */
         private int next;
 

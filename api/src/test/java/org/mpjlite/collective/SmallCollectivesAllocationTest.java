@@ -16,12 +16,14 @@ import org.mpjlite.p2p.Jobs.World;
 /**
  * The budget of small blocking collectives: in steady state a Barrier, a Bcast, an Allreduce and a
  * Reduce of a few elements allocate nothing (arrays and direct buffers, both dialects' calls, calls
- * of different counts alternating), counted with HotSpot's per-thread allocation counter over many
- * calls after a warm-up, on every rank. Results are checked as the loop goes, so the calls are not
- * idle work. The bound, under 8 bytes per iteration of five calls, is far below one object per call
- * (16 bytes at least) and leaves room for a wait that parks now and then, which records the blocked
- * call for the deadlock detector (the slow path). With more ranks than cores every wait parks, so
- * the 3-rank case runs only where 3 ranks fit.
+ * of different counts alternating), nor do Bcasts of up to 1 KB, which travel in the epoch lines
+ * too (800 bytes of doubles from an array, 160 of ints into an {@code IntBuffer}: runs longer than
+ * the copier moves element by element), counted with HotSpot's per-thread allocation counter over
+ * many calls after a warm-up, on every rank. Results are checked as the loop goes, so the calls are
+ * not idle work. The bound, under 8 bytes per iteration of seven calls, is far below one object per
+ * call (16 bytes at least) and leaves room for a wait that parks now and then, which records the
+ * blocked call for the deadlock detector (the slow path). With more ranks than cores every wait
+ * parks, so the 3-rank case runs only where 3 ranks fit.
  */
 class SmallCollectivesAllocationTest {
     private static final int WARMUP = 20_000;
@@ -41,6 +43,8 @@ class SmallCollectivesAllocationTest {
             FloatBuffer floats = MPI.newFloatBuffer(2);
             FloatBuffer total = MPI.newFloatBuffer(2);
             ByteBuffer bytes = MPI.newByteBuffer(8);
+            double[] longer = new double[100];
+            java.nio.IntBuffer intBuffer = MPI.newIntBuffer(40);
             long before = 0;
             for (int i = 0; i < WARMUP + MEASURED; i++) {
                 if (i == WARMUP) {
@@ -66,6 +70,14 @@ class SmallCollectivesAllocationTest {
                     assertEquals(n - 1, total.get(0), "reduce, call " + i);
                     assertEquals(i % 1000, total.get(1), "reduce, call " + i);
                 }
+                longer[99] = me == 0 ? i : -1;
+                MPI.COMM_WORLD.Bcast(longer, 0, 100, MPI.DOUBLE, 0);
+                intBuffer.put(39, me == 0 ? i : -1);
+                MPI.COMM_WORLD.bcast(intBuffer, 40, MPI.INT, 0);
+                if (longer[99] != i || intBuffer.get(39) != i) {
+                    assertEquals(i, longer[99], "Bcast of 100 doubles, call " + i);
+                    assertEquals(i, intBuffer.get(39), "bcast of 40 ints, call " + i);
+                }
                 bytes.put(0, (byte) (me + i % 100));
                 MPI.COMM_WORLD.allReduce(bytes, 1, MPI.BYTE, MPI.MAX);
                 byte most = (byte) (n - 1 + i % 100);
@@ -75,7 +87,7 @@ class SmallCollectivesAllocationTest {
             }
             double perIteration = (allocated() - before) / (double) MEASURED;
             assertTrue(perIteration < 8, "rank " + me + " allocated " + perIteration
-                + " bytes per iteration of Barrier, Bcast, Allreduce, reduce and allReduce");
+                + " bytes per iteration of Barrier, three Bcasts, Allreduce, reduce and allReduce");
             return null;
         });
     }

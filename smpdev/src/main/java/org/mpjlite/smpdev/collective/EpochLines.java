@@ -95,6 +95,14 @@ final class EpochLines {
      * written by that phase's root. A buffer of its own, so that the members' lines keep their layout.
      */
     private final ByteBuffer bcastArea;
+    /**
+     * Typed views of {@link #lines} and of {@link #bcastArea}, by basic type (null for bytes and
+     * booleans), made once: a Bcast's message of wider elements moves between them and an array or
+     * a typed buffer through the view's bulk copy, where the copier, handed the ByteBuffer, would
+     * make a view and its duplicate for a run longer than it copies element by element.
+     */
+    private final Buffer[] lineViews;
+    private final Buffer[] areaViews;
     /** Per member, per basic type: {staging of one contribution, accumulator}, each of a line's data. */
     private final Object[][][] scratch;
 
@@ -112,7 +120,18 @@ final class EpochLines {
             .order(ByteOrder.nativeOrder());
         bcastArea = ByteBuffer.allocateDirect(phases * AREA + REGION).alignedSlice(REGION)
             .order(ByteOrder.nativeOrder());
+        lineViews = typedViews(lines);
+        areaViews = typedViews(bcastArea);
         scratch = new Object[members][][];
+    }
+
+    private static Buffer[] typedViews(ByteBuffer b) {
+        Buffer[] views = new Buffer[BasicType.values().length];
+        for (BasicType t : new BasicType[] {BasicType.CHAR, BasicType.SHORT, BasicType.INT, BasicType.LONG,
+            BasicType.FLOAT, BasicType.DOUBLE}) {
+            views[t.ordinal()] = Copier.view(b, t);
+        }
+        return views;
     }
 
     /**
@@ -220,8 +239,8 @@ final class EpochLines {
         int at = offset(me, epochOf(header));
         HEADER.set(lines, at + ROOT, (long) root);
         if (me == root) {
-            Copier.copy(buf, index, bcastBuffer(units, type), bcastElement(me, epochOf(header), units, type), units,
-                type);
+            Copier.copy(buf, index, bcastBuffer(units, type, buf), bcastElement(me, epochOf(header), units, type),
+                units, type);
         }
         soHeader(at, header);
     }
@@ -244,7 +263,7 @@ final class EpochLines {
 
     /** Copies the message of the Bcast at {@code epoch} from {@code root}'s line into {@code dst}. */
     void readBcast(int root, long epoch, int units, BasicType type, Object dst, int dstIndex) {
-        Copier.copy(bcastBuffer(units, type), bcastElement(root, epoch, units, type), dst, dstIndex, units, type);
+        Copier.copy(bcastBuffer(units, type, dst), bcastElement(root, epoch, units, type), dst, dstIndex, units, type);
     }
 
     /**
@@ -434,9 +453,16 @@ final class EpochLines {
      * Where the message of a Bcast of {@code units} of {@code type} lies: in its root's region when
      * it fits after the header and the root word, else in {@link #bcastArea}. With
      * {@link #bcastElement}, the one place that decides it for the root and the readers alike.
+     * Handed to the copier with the user's buffer {@code user}: as a typed view of the buffer for
+     * wider elements from or into an array or a typed buffer, whose element indexes are the same.
      */
-    private ByteBuffer bcastBuffer(int units, BasicType type) {
-        return inRegion(units, type) ? lines : bcastArea;
+    private Buffer bcastBuffer(int units, BasicType type, Object user) {
+        boolean region = inRegion(units, type);
+        Buffer view = (region ? lineViews : areaViews)[type.ordinal()];
+        if (view != null && !(user instanceof ByteBuffer)) {
+            return view;
+        }
+        return region ? lines : bcastArea;
     }
 
     /**

@@ -423,9 +423,10 @@ public final class Copier {
 
     /**
      * The buffer as a typed view spanning its whole capacity, index 0 first: position and limit of
-     * the user's buffer are neither used nor changed.
+     * the user's buffer are neither used nor changed. Public for the device's own buffers, which
+     * keep their views rather than have a copy make one.
      */
-    static Buffer view(Buffer b, BasicType type) {
+    public static Buffer view(Buffer b, BasicType type) {
         if (b instanceof ByteBuffer) {
             ByteBuffer bb = (ByteBuffer) b;
             ByteBuffer d = bb.duplicate().order(bb.order());
