@@ -10,6 +10,7 @@ import java.nio.DoubleBuffer;
 import java.nio.IntBuffer;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import mpi.Datatype;
 import mpi.MPI;
 import mpi.Prequest;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -68,20 +69,16 @@ class SmallMessagesAllocationTest {
             double[] arrayIn = new double[2];
             ByteBuffer bigDoublesOut = ByteBuffer.allocateDirect(16);
             ByteBuffer bigDoublesIn = ByteBuffer.allocateDirect(16);
-            Prequest[] sends = {
-                MPI.COMM_WORLD.sendInit(doublesOut, 2, MPI.DOUBLE, right, TAG),
-                MPI.COMM_WORLD.sendInit(intsOut, 3, MPI.INT, right, TAG + 1),
-                MPI.COMM_WORLD.sendInit(bigOut, 8, MPI.BYTE, right, TAG + 2),
-                MPI.COMM_WORLD.sendInit(nativeOut, 8, MPI.BYTE, right, TAG + 3),
-                MPI.COMM_WORLD.sendInit(arrayOut, 2, MPI.DOUBLE, right, TAG + 4),
-                MPI.COMM_WORLD.sendInit(bigDoublesOut, 2, MPI.DOUBLE, right, TAG + 5)};
-            Prequest[] receives = {
-                MPI.COMM_WORLD.recvInit(doublesIn, 2, MPI.DOUBLE, left, TAG),
-                MPI.COMM_WORLD.recvInit(intsIn, 3, MPI.INT, left, TAG + 1),
-                MPI.COMM_WORLD.recvInit(bigIn, 8, MPI.BYTE, left, TAG + 2),
-                MPI.COMM_WORLD.recvInit(nativeIn, 8, MPI.BYTE, left, TAG + 3),
-                MPI.COMM_WORLD.recvInit(arrayIn, 2, MPI.DOUBLE, left, TAG + 4),
-                MPI.COMM_WORLD.recvInit(bigDoublesIn, 2, MPI.DOUBLE, left, TAG + 5)};
+            Object[][] buffers = {{doublesOut, doublesIn}, {intsOut, intsIn}, {bigOut, bigIn}, {nativeOut, nativeIn},
+                {arrayOut, arrayIn}, {bigDoublesOut, bigDoublesIn}};
+            Datatype[] types = {MPI.DOUBLE, MPI.INT, MPI.BYTE, MPI.BYTE, MPI.DOUBLE, MPI.DOUBLE};
+            int[] counts = {2, 3, 8, 8, 2, 2};
+            Prequest[] sends = new Prequest[buffers.length];
+            Prequest[] receives = new Prequest[buffers.length];
+            for (int k = 0; k < buffers.length; k++) {
+                sends[k] = MPI.COMM_WORLD.sendInit(buffers[k][0], counts[k], types[k], right, TAG + k);
+                receives[k] = MPI.COMM_WORLD.recvInit(buffers[k][1], counts[k], types[k], left, TAG + k);
+            }
             long before = 0;
             for (int i = 0; i < WARMUP + MEASURED; i++) {
                 if (i == WARMUP) {
