@@ -125,11 +125,13 @@ final class EpochLines {
         scratch = new Object[members][][];
     }
 
+    /** A view of {@code b} for each basic type wider than a byte (the primitive ones with typed buffers). */
     private static Buffer[] typedViews(ByteBuffer b) {
         Buffer[] views = new Buffer[BasicType.values().length];
-        for (BasicType t : new BasicType[] {BasicType.CHAR, BasicType.SHORT, BasicType.INT, BasicType.LONG,
-            BasicType.FLOAT, BasicType.DOUBLE}) {
-            views[t.ordinal()] = Copier.view(b, t);
+        for (BasicType t : BasicType.values()) {
+            if (t.size() > 1) {
+                views[t.ordinal()] = Copier.view(b, t);
+            }
         }
         return views;
     }
