@@ -56,7 +56,10 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
  * drains the rings only until its receive has matched, leaving later cells for the receives posted
  * next, and only when no earlier receive waits (else the next wait, test or probe drains them).
  * The owner polls a ring's next cell, never its producer index, which the sender writes at
- * every message; it tells the senders how far it has matched once per drain.
+ * every message. It tells the senders how far it has matched once per drain of the rings, and at
+ * once when it matches a ring's message that came through the inbox: so whenever the owner's side
+ * is idle, what the senders were told is what has been matched, and that is where the rank's
+ * waiters look for each ring's next cell.
  *
  * <p>Why the claim keeps MPI's order: a receive matches the earliest message it accepts, and a
  * sender's earlier message to this rank was offered to the inbox before the sender reads the
@@ -474,7 +477,14 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
         }
     }
 
-    /** A message of a ring's sender that came through the inbox: matched in its turn, or held until then. */
+    /**
+     * A message of a ring's sender that came through the inbox: matched in its turn, or held until
+     * then; then the senders are told how far the ring is matched. At once, not at the end of a
+     * drain of the rings: a post drains the inbox alone, and the rank's waiters look for the ring's
+     * next message at the index the senders were told ({@link #ringsPublished}), so an index matched
+     * here and not told would hide every later cell from them. Only messages that take the inbox
+     * (a full ring's, longer ones) pay for it.
+     */
     private void inRingOrder(MessageRing ring, SentEnvelope message) {
         if (!ring.holdsAny() && ring.isDue(message)) {
             matchInTurn(ring, message);
@@ -482,6 +492,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
             ring.hold(message);
         }
         matchHeld(ring);
+        ring.publishMatched();
     }
 
     /** Matches the held messages of a ring whose turn has come, in order. */

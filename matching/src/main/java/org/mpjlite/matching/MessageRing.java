@@ -325,8 +325,10 @@ public final class MessageRing extends MessageRingOwnerPadding {
 
     /**
      * Tells the senders what the owner has matched (release): their claims of posted receives may
-     * go ahead, and the cells are free again. Once per drain, not per message, so that a stream
-     * moves the consumer index's line to the sender's core at most once per drain. Owner.
+     * go ahead, and the cells are free again. Once per drain of the cells, not per cell, so that a
+     * stream moves the consumer index's line to the sender's core at most once per drain (and at
+     * once for a message of the ring that came through the inbox, which {@link LockFreeMailbox}
+     * explains). Owner.
      */
     void publishMatched() {
         long next = ownerNext;

@@ -263,6 +263,39 @@ class MessageRingTest {
         assertEquals(99, post(0).matched.value);
     }
 
+    /**
+     * A post made while an earlier receive waits drains the inbox alone. When that drain matches a
+     * full ring's message that took the inbox with its index, the senders are told at once: a
+     * waiter's progress looks for the ring's next message at the index the senders were told, and
+     * would otherwise never see the cell after it (the waiter would neither park, seeing an index
+     * pending, nor match it).
+     */
+    @Test
+    void aPostThatMatchesAFullRingsInboxMessageTellsTheSenders() {
+        MessageRing ring = box.openRing();
+        Recv waiting = post(new Recv(0, TAG + 1)); // published: the posts below find a receive waiting
+        for (int i = 0; i < MessageRing.CELLS; i++) {
+            assertTrue(inCell(ring, 0, i));
+        }
+        long full = ring.claim(); // no cell for it: its sender is about to take the inbox
+        assertFalse(ring.hasCell(full));
+        box.progress(); // the 64 cells become unexpected messages; the claimed index is next
+        Msg late = new Msg(CONTEXT, 0, TAG, MessageRing.CELLS);
+        late.takesIndex(ring, full);
+        box.deliver(late);
+        assertTrue(inCell(ring, 0, MessageRing.CELLS + 1), "a cell is free again");
+        Recv other = post(new Recv(1, TAG)); // drains the inbox only: matches the late message
+        box.progress();
+        assertTrue(ring.isDrained(), "the progress matched the cell after the late message");
+        assertFalse(box.hasArrivals(), "nothing arrived that a waiter would not see");
+        assertNull(waiting.matched);
+        assertNull(other.matched);
+        assertEquals(MessageRing.CELLS + 2, box.unexpectedSnapshot().size());
+        for (int i = 0; i < MessageRing.CELLS + 2; i++) {
+            assertEquals(i, post(0).matched.value);
+        }
+    }
+
     @Test
     void aCellWithNoMessageIsPassedOver() {
         MessageRing ring = box.openRing();
