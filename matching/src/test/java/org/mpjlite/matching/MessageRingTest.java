@@ -14,7 +14,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A sender's {@link MessageRing} to a {@link LockFreeMailbox}: its messages are matched in the
@@ -100,6 +100,9 @@ class MessageRingTest {
             return true;
         }
         m.takesIndex(ring, index);
+        if (ThreadLocalRandom.current().nextInt(4) == 0) {
+            Thread.yield(); // as a sender that loses its core between its claim and its delivery
+        }
         box.deliver(m);
         return false;
     }
@@ -332,13 +335,16 @@ class MessageRingTest {
     /**
      * Several threads of one sender send through one ring, each its own numbered messages, now in a
      * cell and now through the inbox, while the owner posts receives and makes progress: every
-     * message is matched exactly once, and each thread's in the order it sent them.
+     * message is matched exactly once, and each thread's in the order it sent them. With a receive
+     * of another tag waiting throughout, each post finds a receive waiting and drains the inbox
+     * alone, and only progress drains the ring.
      */
-    @ParameterizedTest(name = "{0} sending threads")
-    @ValueSource(ints = {1, 2, 3})
-    void threadsOfOneSenderKeepTheirOrder(int threads) throws Exception {
+    @ParameterizedTest(name = "{0} sending threads, a receive of another tag waiting: {1}")
+    @CsvSource({"1, false", "2, false", "3, false", "1, true", "2, true", "3, true"})
+    void threadsOfOneSenderKeepTheirOrder(int threads, boolean otherWaiting) throws Exception {
         int perThread = 10_000;
         MessageRing ring = box.openRing();
+        Recv other = otherWaiting ? post(new Recv(0, TAG + 1)) : null;
         AtomicReference<Throwable> failed = new AtomicReference<>();
         List<Thread> senders = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
@@ -380,5 +386,9 @@ class MessageRingTest {
         box.progress();
         assertTrue(box.unexpectedSnapshot().isEmpty(), "nothing left over: no message duplicated");
         assertTrue(ring.isDrained());
+        if (other != null) {
+            assertNull(other.matched);
+            assertTrue(box.cancel(other));
+        }
     }
 }
