@@ -57,7 +57,8 @@ final class ParkingWaitStrategy implements WaitStrategy {
 
     /**
      * One park, after the Dekker handshake of {@link Doorbell}: register, pass the owner lock (for
-     * completions the mailbox makes without a fence, {@link Waiter#passOwnerLock}), re-check, park.
+     * completions the mailbox makes without a fence, {@link Waiter#passOwnerLock}), re-check, park;
+     * or yield instead, when a message is on its way ({@link Waiter#hasArrivals}).
      */
     private static void parkOnce(Waiter waiter, Condition condition) {
         Thread me = Thread.currentThread();
@@ -66,7 +67,15 @@ final class ParkingWaitStrategy implements WaitStrategy {
         try {
             waiter.passOwnerLock();
             waiter.progress();
-            if (condition.isMet() || waiter.jobFailed() || me.isInterrupted() || waiter.hasArrivals()) {
+            if (condition.isMet() || waiter.jobFailed() || me.isInterrupted()) {
+                return;
+            }
+            if (waiter.hasArrivals()) {
+                // A message on its way whose sender is between taking its place and storing it: a
+                // few instructions away while it runs, but it may have lost its core (more threads
+                // than cores), and a waiter that went round again at once would hold the core
+                // against it.
+                Thread.yield();
                 return;
             }
             LockSupport.park(bell);

@@ -20,8 +20,9 @@ public interface Waiter {
 
     /**
      * True if a message may have arrived that {@link #progress} has not matched yet, its sender
-     * between taking its place and storing it: a waiter registered on the doorbell re-checks
-     * instead of parking, since that sender may have read the doorbell before it registered.
+     * between taking its place and storing it: a waiter registered on the doorbell yields and
+     * re-checks instead of parking, since that sender may have read the doorbell before it
+     * registered.
      */
     boolean hasArrivals();
 
