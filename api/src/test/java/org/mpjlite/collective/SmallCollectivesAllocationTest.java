@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.FloatBuffer;
 import mpi.MPI;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.mpjlite.p2p.AllocationRounds;
 import org.mpjlite.p2p.Jobs.World;
 
 /**
@@ -18,21 +18,20 @@ import org.mpjlite.p2p.Jobs.World;
  * Reduce of a few elements allocate nothing (arrays and direct buffers, both dialects' calls, calls
  * of different counts alternating), nor do Bcasts of up to 1 KB, which travel in the epoch lines
  * too (800 bytes of doubles from an array, 160 of ints into an {@code IntBuffer}: runs longer than
- * the copier moves element by element), counted with HotSpot's per-thread allocation counter over
- * many calls after a warm-up, on every rank. Results are checked as the loop goes, so the calls are
+ * the copier moves element by element), counted with HotSpot's per-thread allocation counter on
+ * every rank, in rounds until steady ({@link AllocationRounds}). Results are checked as the loop goes, so the calls are
  * not idle work. The bound, under 8 bytes per iteration of seven calls, is far below one object per
  * call (16 bytes at least) and leaves room for a wait that parks now and then, which records the
  * blocked call for the deadlock detector (the slow path). With more ranks than cores every wait
  * parks, so the 3-rank case runs only where 3 ranks fit.
  */
 class SmallCollectivesAllocationTest {
-    private static final int WARMUP = 20_000;
-    private static final int MEASURED = 20_000;
 
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {1, 2, 3})
     void smallBlockingCollectivesAllocateNothing(int ranks) {
         assumeTrue(ranks <= Runtime.getRuntime().availableProcessors(), "more ranks than cores: every wait parks");
+        assumeTrue(AllocationRounds.measurable(), "virtual rank threads: HotSpot counts no allocation for them");
         World w = Worlds.of(ranks);
         w.run(() -> {
             int n = MPI.COMM_WORLD.Size();
@@ -45,11 +44,7 @@ class SmallCollectivesAllocationTest {
             ByteBuffer bytes = MPI.newByteBuffer(8);
             double[] longer = new double[100];
             java.nio.IntBuffer intBuffer = MPI.newIntBuffer(40);
-            long before = 0;
-            for (int i = 0; i < WARMUP + MEASURED; i++) {
-                if (i == WARMUP) {
-                    before = allocated();
-                }
+            AllocationRounds.Result r = AllocationRounds.untilSteady(8, i -> {
                 MPI.COMM_WORLD.Barrier();
                 ints[0] = me == 0 ? i : -1;
                 ints[1] = me == 0 ? 2 * i : -1;
@@ -84,17 +79,9 @@ class SmallCollectivesAllocationTest {
                 if (bytes.get(0) != most) {
                     assertEquals(most, bytes.get(0), "allReduce in place, call " + i);
                 }
-            }
-            double perIteration = (allocated() - before) / (double) MEASURED;
-            assertTrue(perIteration < 8, "rank " + me + " allocated " + perIteration
-                + " bytes per iteration of Barrier, three Bcasts, Allreduce, reduce and allReduce");
+            });
+            assertTrue(r.last() < 8, "Barrier, three Bcasts, Allreduce, reduce and allReduce allocated " + r);
             return null;
         });
-    }
-
-    /** Bytes the calling thread has allocated so far. */
-    private static long allocated() {
-        return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean())
-            .getThreadAllocatedBytes(Thread.currentThread().getId());
     }
 }

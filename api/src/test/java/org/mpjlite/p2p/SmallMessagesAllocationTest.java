@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.DoubleBuffer;
 import java.nio.IntBuffer;
@@ -25,7 +24,7 @@ import org.mpjlite.smpdev.Tunables;
  * ({@code MPI.newDoubleBuffer}, {@code MPI.newIntBuffer}), native-order ByteBuffers and the
  * big-endian ones {@code ByteBuffer.allocateDirect} makes, carrying bytes or doubles. Persistent
  * requests started again, so that the program itself makes no object; counted with HotSpot's
- * per-thread allocation counter over many iterations after a warm-up, on every rank. Each message
+ * per-thread allocation counter on every rank, in rounds until steady ({@link AllocationRounds}). Each message
  * goes round the ranks as a token (rank 0 sends to rank 1, which then sends to rank 2, ... and the
  * last back to rank 0; to itself, with one rank), each rank posting its receive before it sends,
  * as in a ping-pong. The values are checked as the loop goes. The bound, under 8 bytes per
@@ -34,8 +33,6 @@ import org.mpjlite.smpdev.Tunables;
  * wait parks, so 3 ranks run only where they fit.
  */
 class SmallMessagesAllocationTest {
-    private static final int WARMUP = 20_000;
-    private static final int MEASURED = 20_000;
     private static final int TAG = 3;
 
     /**
@@ -52,6 +49,7 @@ class SmallMessagesAllocationTest {
     @MethodSource("worlds")
     void smallMessagesAllocateNothingWhateverTheBuffer(World w) {
         assumeTrue(w.size() <= Runtime.getRuntime().availableProcessors(), "more ranks than cores: every wait parks");
+        assumeTrue(AllocationRounds.measurable(), "virtual rank threads: HotSpot counts no allocation for them");
         w.run(() -> {
             int n = MPI.COMM_WORLD.getSize();
             int me = MPI.COMM_WORLD.getRank();
@@ -79,11 +77,7 @@ class SmallMessagesAllocationTest {
                 sends[k] = MPI.COMM_WORLD.sendInit(buffers[k][0], counts[k], types[k], right, TAG + k);
                 receives[k] = MPI.COMM_WORLD.recvInit(buffers[k][1], counts[k], types[k], left, TAG + k);
             }
-            long before = 0;
-            for (int i = 0; i < WARMUP + MEASURED; i++) {
-                if (i == WARMUP) {
-                    before = allocated();
-                }
+            AllocationRounds.Result r = AllocationRounds.untilSteady(8, i -> {
                 long mine = 1_000_003L * me + i;
                 doublesOut.put(0, mine).put(1, -mine);
                 intsOut.put(0, (int) mine).put(1, i).put(2, me);
@@ -121,21 +115,13 @@ class SmallMessagesAllocationTest {
                     assertEquals(-0.5 - theirs, bigDoublesIn.getDouble(0), "doubles, big-endian, iteration " + i);
                     assertEquals(i, bigDoublesIn.getDouble(8), "doubles, big-endian, iteration " + i);
                 }
-            }
-            double perIteration = (allocated() - before) / (double) MEASURED;
-            assertTrue(perIteration < 8, "rank " + me + " allocated " + perIteration
-                + " bytes per iteration of six small messages sent and received");
+            });
+            assertTrue(r.last() < 8, "six small messages sent and received allocated " + r);
             for (int k = 0; k < sends.length; k++) {
                 sends[k].free();
                 receives[k].free();
             }
             return null;
         });
-    }
-
-    /** Bytes the calling thread has allocated so far. */
-    private static long allocated() {
-        return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean())
-            .getThreadAllocatedBytes(Thread.currentThread().getId());
     }
 }
