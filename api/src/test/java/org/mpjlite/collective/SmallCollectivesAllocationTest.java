@@ -3,7 +3,6 @@ package org.mpjlite.collective;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.FloatBuffer;
@@ -30,8 +29,7 @@ class SmallCollectivesAllocationTest {
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {1, 2, 3})
     void smallBlockingCollectivesAllocateNothing(int ranks) {
-        assumeTrue(ranks <= Runtime.getRuntime().availableProcessors(), "more ranks than cores: every wait parks");
-        assumeTrue(AllocationRounds.measurable(), "virtual rank threads: HotSpot counts no allocation for them");
+        AllocationRounds.assumeMeasurable(ranks);
         World w = Worlds.of(ranks);
         w.run(() -> {
             int n = MPI.COMM_WORLD.Size();

@@ -2,7 +2,6 @@ package org.mpjlite.p2p;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.DoubleBuffer;
@@ -48,8 +47,7 @@ class SmallMessagesAllocationTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("worlds")
     void smallMessagesAllocateNothingWhateverTheBuffer(World w) {
-        assumeTrue(w.size() <= Runtime.getRuntime().availableProcessors(), "more ranks than cores: every wait parks");
-        assumeTrue(AllocationRounds.measurable(), "virtual rank threads: HotSpot counts no allocation for them");
+        AllocationRounds.assumeMeasurable(w.size());
         w.run(() -> {
             int n = MPI.COMM_WORLD.getSize();
             int me = MPI.COMM_WORLD.getRank();
