@@ -5,6 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.List;
 import org.jctools.queues.MpscUnboundedXaddArrayQueue;
+import org.jctools.queues.varhandle.MpscUnboundedVarHandleArrayQueue;
 
 /**
  * A mailbox whose senders never lock: a message either claims the published receive with one
@@ -12,8 +13,9 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
  * mailbox's {@link ReceiveLine}), or is offered to a JCTools multi-producer, single-consumer queue
  * (the inbox) that the owning rank drains and matches itself.
  *
- * <p>Senders are lock-free: one atomic add in the queue, or one compare-and-set on the claim word
- * of the receive they claim. The owner's side ({@link #post}, {@link #probe}, {@link #progress}, ...) is
+ * <p>Senders are lock-free: one atomic add in the queue (a compare-and-set from JDK 24 on, where
+ * the queue must do without {@code sun.misc.Unsafe}: {@link #quietInbox}), or one compare-and-set
+ * on the claim word of the receive they claim. The owner's side ({@link #post}, {@link #probe}, {@link #progress}, ...) is
  * serialized by an owner lock ({@link OwnerLock}) that only the owning rank's own threads can contend for (never
  * senders); the inbox's single consumer is whoever holds it. Once the mailbox is confined to one
  * thread ({@link #confineTo}: a rank at {@code THREAD_SINGLE} or {@code THREAD_FUNNELED}), that
@@ -76,7 +78,7 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
  * word (release/acquire) publishes the cell; the filled word's
  * volatile write and acquire read publish a message left in the line. There is no full fence: a
  * parking owner and a sender meet in a Dekker handshake through sequentially consistent atomics
- * only: the sender's atomic add of the producer index, the inbox's or its ring's (or the
+ * only: the sender's atomic update of the producer index, the inbox's or its ring's (or the
  * completing volatile write of a claimed receive, or of the filled word) and then its volatile read
  * of the doorbell, against the waiter's compare-and-set in the doorbell and then its volatile reads
  * of the producer indices and the filled word ({@link #progress}, then {@link #hasArrivals}). A
@@ -176,7 +178,11 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
 
     @Override
     public void deliver(M message) {
-        inbox.offer(message);
+        if (inbox != null) {
+            inbox.offer(message);
+        } else {
+            quietInbox.offer(message);
+        }
     }
 
     /**
@@ -188,7 +194,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
     public R matchPosted(M message) {
         long claim = line.claim();
         if ((claim & 1) == 0 || !line.accepts(message.context, message.source, message.tag)
-            || line.claimIndex() != inbox.currentProducerIndex()) {
+            || line.claimIndex() != inboxProducerIndex()) {
             return null;
         }
         // Read before the claim: once it is won, the owner may publish the next receive here.
@@ -204,7 +210,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
     public long claimLine(int context, int source, int tag, int kind, int bytes) {
         long claim = line.claim();
         if ((claim & 1) == 0 || !line.takes(kind, bytes) || !line.accepts(context, source, tag)
-            || line.claimIndex() != inbox.currentProducerIndex()) {
+            || line.claimIndex() != inboxProducerIndex()) {
             return NO_CLAIM;
         }
         long claimed = claim + ReceiveLine.LINE_CLAIM;
@@ -213,7 +219,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
 
     @Override
     public boolean inboxBusy() {
-        return !inbox.isEmpty();
+        return !inboxEmpty();
     }
 
     @Override
@@ -318,7 +324,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
 
     @Override
     public void progress() {
-        if (inbox.isEmpty() && !settleable() && !ringsPublished()) {
+        if (inboxEmpty() && !settleable() && !ringsPublished()) {
             return;
         }
         boolean locked = lockUnlessConfined();
@@ -330,10 +336,34 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
         }
     }
 
+    /**
+     * The inbox's raw producer index (any thread): one step per message in the atomic-add queue,
+     * two in the VarHandle queue, odd there while an offer links a new chunk. The mailbox only
+     * compares raw indices: an offer counts from its atomic update of the producer index on, the
+     * write a waiter's handshake relies on, with nothing rounded away.
+     */
+    private long inboxProducerIndex() {
+        return inbox != null ? inbox.lvProducerIndex() : quietInbox.lvProducerIndex();
+    }
+
+    /** The inbox's raw consumer index (any thread). */
+    private long inboxConsumerIndex() {
+        return inbox != null ? inbox.lvConsumerIndex() : quietInbox.lvConsumerIndex();
+    }
+
+    /**
+     * Whether every message offered to the inbox has been taken (any thread; the consumer index
+     * read first, so an offer made in between reads as not taken).
+     */
+    private boolean inboxEmpty() {
+        long consumed = inboxConsumerIndex();
+        return consumed == inboxProducerIndex();
+    }
+
     @Override
     public boolean hasArrivals() {
         long filled = line.filled();
-        return !inbox.isEmpty() || filled == line.claim() && filled != (long) CONSUMED.getAcquire(this)
+        return !inboxEmpty() || filled == line.claim() && filled != (long) CONSUMED.getAcquire(this)
             || ringsPending();
     }
 
@@ -455,15 +485,16 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
     }
 
     /**
-     * Matches what the inbox holds, until it is empty or the message at index {@code upTo} is next.
-     * A message whose index was taken but not yet stored is waited for.
+     * Matches what the inbox holds, until it is empty or the consumer reaches {@code upTo}, a raw
+     * producer index the caller read ({@link #inboxProducerIndex}). A message whose index was taken
+     * but not yet stored is waited for.
      */
     private void drainInbox(long upTo) {
         int waits = 0;
-        while (upTo == Long.MAX_VALUE || inbox.currentConsumerIndex() < upTo) {
-            M message = inbox.relaxedPoll();
+        while (upTo == Long.MAX_VALUE || inboxConsumerIndex() < upTo) {
+            M message = inbox != null ? inbox.relaxedPoll() : quietInbox.relaxedPoll();
             if (message == null) {
-                if (inbox.isEmpty()) {
+                if (inboxEmpty()) {
                     return;
                 }
                 awaitSender(waits++);
@@ -532,7 +563,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
                     // follows the ring's indices, or one sent before the ring existed) is matched
                     // first: its inbox index is below the producer index read now. Later offers
                     // are not waited for.
-                    drainInbox(inbox.currentProducerIndex());
+                    drainInbox(inboxProducerIndex());
                     // Matched first, then counted: a sender that sees its ring drained may claim
                     // the published receive, which this message may be about to take.
                     matchCell(ring, next);
@@ -613,7 +644,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
         }
         publishedClaim = claim;
         state = LIVE;
-        line.publish(receive, claim, inbox.currentConsumerIndex());
+        line.publish(receive, claim, inboxConsumerIndex());
     }
 
     /**
@@ -701,7 +732,27 @@ abstract class LockFreeMailboxSenderFields<M extends Envelope> extends LockFreeM
      */
     static final int MAX_RINGS = 8;
 
-    final MpscUnboundedXaddArrayQueue<M> inbox = new MpscUnboundedXaddArrayQueue<>(CHUNK);
+    /**
+     * The first JDK whose {@code sun.misc.Unsafe} memory access prints a warning at run time (JEP
+     * 498); JEP 471 is to deny it by default and then remove it.
+     */
+    static final int FIRST_UNSAFE_WARNING_JDK = 24;
+    /**
+     * The inbox up to JDK 23: JCTools' queue whose producers take their index with one atomic add
+     * (never a retry; its chunks are kept for reuse), built on {@code sun.misc.Unsafe}. Null from
+     * JDK 24 on, where {@link #quietInbox} is the inbox. Two concrete fields, one of them null,
+     * rather than one behind JCTools' interfaces: the claim of a published receive reads the
+     * producer index at every message, and through the interfaces a ping-pong through the receive
+     * line took 1.05-1.22 times as long (four runs of {@code benchmarks/side-by-side}, JDK 17).
+     */
+    final MpscUnboundedXaddArrayQueue<M> inbox = Runtime.version().feature() < FIRST_UNSAFE_WARNING_JDK
+        ? new MpscUnboundedXaddArrayQueue<>(CHUNK) : null;
+    /**
+     * The inbox from JDK 24 on: JCTools' VarHandle queue, which uses no {@code sun.misc.Unsafe}, so
+     * that no JDK needs a JVM option for the mailbox; a compare-and-set per offer, and a new chunk
+     * whenever the inbox backs up past one. Null up to JDK 23.
+     */
+    final MpscUnboundedVarHandleArrayQueue<M> quietInbox = inbox == null ? new MpscUnboundedVarHandleArrayQueue<>(CHUNK) : null;
     final ReceiveLine line = ReceiveLine.allocate();
     /** The rings senders opened here, in the order of their ids; replaced whole when one opens. */
     volatile MessageRing[] rings = NO_RINGS;

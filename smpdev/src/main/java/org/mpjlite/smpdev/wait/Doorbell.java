@@ -10,8 +10,9 @@ import java.util.concurrent.locks.LockSupport;
  * arriving, a request completing, the job failing.
  *
  * <p>Protocol (a Dekker handshake): a waiter {@link #add}s itself, then re-checks its condition,
- * then parks; a signaller first makes the condition true (a volatile write, or the atomic add of
- * a queue offer: the lock-free mailbox's inbox), then {@link #ring}s. Both sides' operations are
+ * then parks; a signaller first makes the condition true (a volatile write, or the atomic update
+ * of a queue's or a ring's producer index: the lock-free mailbox's inbox and rings), then
+ * {@link #ring}s. Both sides' operations are
  * sequentially consistent, so either the signaller sees the waiter and unparks it, or the waiter's
  * re-check sees the condition: no wake-up is lost. The one signaller without a fence is the
  * rank's own mailbox completing a receive under its owner lock (a release store); the waiter
