@@ -178,7 +178,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
 
     @Override
     public void deliver(M message) {
-        if (inbox != null) {
+        if (XADD_INBOX) {
             inbox.offer(message);
         } else {
             quietInbox.offer(message);
@@ -343,12 +343,12 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
      * write a waiter's handshake relies on, with nothing rounded away.
      */
     private long inboxProducerIndex() {
-        return inbox != null ? inbox.lvProducerIndex() : quietInbox.lvProducerIndex();
+        return XADD_INBOX ? inbox.lvProducerIndex() : quietInbox.lvProducerIndex();
     }
 
     /** The inbox's raw consumer index (any thread). */
     private long inboxConsumerIndex() {
-        return inbox != null ? inbox.lvConsumerIndex() : quietInbox.lvConsumerIndex();
+        return XADD_INBOX ? inbox.lvConsumerIndex() : quietInbox.lvConsumerIndex();
     }
 
     /**
@@ -492,7 +492,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
     private void drainInbox(long upTo) {
         int waits = 0;
         while (upTo == Long.MAX_VALUE || inboxConsumerIndex() < upTo) {
-            M message = inbox != null ? inbox.relaxedPoll() : quietInbox.relaxedPoll();
+            M message = XADD_INBOX ? inbox.relaxedPoll() : quietInbox.relaxedPoll();
             if (message == null) {
                 if (inboxEmpty()) {
                     return;
@@ -738,21 +738,35 @@ abstract class LockFreeMailboxSenderFields<M extends Envelope> extends LockFreeM
      */
     static final int FIRST_UNSAFE_WARNING_JDK = 24;
     /**
+     * The system property that, set to {@code true}, makes the inbox the VarHandle queue
+     * ({@link #quietInbox}) on every JDK, so that the tests run it on JDK 17 as well (the build
+     * does, in a second test run of this module and of {@code smpdev} up to JDK 23). Read once,
+     * when this class is loaded.
+     */
+    public static final String VAR_HANDLE_INBOX_PROPERTY = "mpjlite.mailbox.varHandleInbox";
+    /**
+     * Whether the inbox is the atomic-add queue ({@link #inbox}) rather than the VarHandle one
+     * ({@link #quietInbox}): below JDK 24, unless {@link #VAR_HANDLE_INBOX_PROPERTY} is set. A
+     * constant, so the compiler keeps only one side of each choice between the two.
+     */
+    static final boolean XADD_INBOX = Runtime.version().feature() < FIRST_UNSAFE_WARNING_JDK
+        && !Boolean.getBoolean(VAR_HANDLE_INBOX_PROPERTY);
+    /**
      * The inbox up to JDK 23: JCTools' queue whose producers take their index with one atomic add
      * (never a retry; its chunks are kept for reuse), built on {@code sun.misc.Unsafe}. Null from
-     * JDK 24 on, where {@link #quietInbox} is the inbox. Two concrete fields, one of them null,
+     * JDK 24 on (or with {@link #VAR_HANDLE_INBOX_PROPERTY}), where {@link #quietInbox} is the inbox. Two concrete fields, one of them null,
      * rather than one behind JCTools' interfaces: the claim of a published receive reads the
      * producer index at every message, and through the interfaces a ping-pong through the receive
      * line took 1.05-1.22 times as long (four runs of {@code benchmarks/side-by-side}, JDK 17).
      */
-    final MpscUnboundedXaddArrayQueue<M> inbox = Runtime.version().feature() < FIRST_UNSAFE_WARNING_JDK
-        ? new MpscUnboundedXaddArrayQueue<>(CHUNK) : null;
+    final MpscUnboundedXaddArrayQueue<M> inbox = XADD_INBOX ? new MpscUnboundedXaddArrayQueue<>(CHUNK) : null;
     /**
      * The inbox from JDK 24 on: JCTools' VarHandle queue, which uses no {@code sun.misc.Unsafe}, so
      * that no JDK needs a JVM option for the mailbox; a compare-and-set per offer, and a new chunk
-     * whenever the inbox backs up past one. Null up to JDK 23.
+     * whenever the inbox backs up past one. Null up to JDK 23, unless {@link #VAR_HANDLE_INBOX_PROPERTY}
+     * is set.
      */
-    final MpscUnboundedVarHandleArrayQueue<M> quietInbox = inbox == null ? new MpscUnboundedVarHandleArrayQueue<>(CHUNK) : null;
+    final MpscUnboundedVarHandleArrayQueue<M> quietInbox = XADD_INBOX ? null : new MpscUnboundedVarHandleArrayQueue<>(CHUNK);
     final ReceiveLine line = ReceiveLine.allocate();
     /** The rings senders opened here, in the order of their ids; replaced whole when one opens. */
     volatile MessageRing[] rings = NO_RINGS;

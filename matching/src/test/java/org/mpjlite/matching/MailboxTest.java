@@ -170,6 +170,20 @@ class MailboxTest {
     }
 
     /**
+     * The inbox is the atomic-add queue below JDK 24 and the VarHandle queue from JDK 24 on, or on
+     * any JDK with {@link LockFreeMailbox#VAR_HANDLE_INBOX_PROPERTY} (which the build's second
+     * test run of this module sets): so that run does test the other queue.
+     */
+    @Test
+    void inboxIsTheQueueTheJdkAndThePropertyChoose() {
+        LockFreeMailbox<Msg, Recv> box = new LockFreeMailbox<>(new Recorder());
+        boolean varHandle = Runtime.version().feature() >= 24
+            || "true".equals(System.getProperty("mpjlite.mailbox.varHandleInbox"));
+        assertEquals(varHandle, box.inbox == null, "the atomic-add queue is absent");
+        assertEquals(varHandle, box.quietInbox != null, "the VarHandle queue is present");
+    }
+
+    /**
      * A sender must not claim a receive while a message it (or anyone) sent earlier may still be in
      * the inbox: the earlier message must get the receive. Only the lock-free mailbox has an inbox.
      */
