@@ -31,7 +31,11 @@ import java.util.regex.Pattern;
  * {@code -t}).
  */
 public final class Gate {
-    private static final Pattern VERDICT = Pattern.compile("\\.\\.\\.\\.\\.\\. \\[([A-Z][A-Z ]*)] (\\S+)");
+    /**
+     * A test's verdict line: jcstress leads it with dots, six for {@code [OK]} and {@code [FAILED]} but four for
+     * {@code [VM ERROR]} (a VM that crashed or ran out of memory), so any run of dots.
+     */
+    private static final Pattern VERDICT = Pattern.compile("\\.{2,} \\[([A-Z][A-Z ]*)] (\\S+)");
     private static final Pattern SECTION = Pattern.compile(
         "^\\s*(Interesting|Failed|Error|All remaining) tests: (?:No matches|(\\d+) matching test results)");
     private static final Pattern RESULTS = Pattern.compile(
@@ -82,7 +86,10 @@ public final class Gate {
         List<String> problems = new ArrayList<>();
         if (summary == null) {
             problems.add("jcstress printed no result summary");
-        } else if (reported != selected.size()) {
+        } else if (!summary.endsWith(" 0 soft errs, 0 hard errs)")) {
+            problems.add("jcstress reported errors: " + summary);
+        }
+        if (summary != null && reported != selected.size()) {
             problems.add(reported + " tests reported but " + selected.size() + " selected: jcstress skipped some"
                 + " (more actors than cores?)");
         }
