@@ -16,9 +16,12 @@ import java.util.Objects;
  * it (the usual case: the sender allocates, the receiver frees). Each thread has a {@link ThreadCache} of up to
  * {@value #THREAD_CACHE_DEPTH} freed buffers per size class up to {@value #THREAD_CACHE_MAX_BLOCK_BYTES} bytes;
  * {@link #getBuffer(int)} and {@link #destroyBuffer(Buffer)} for those sizes touch only that cache: no lock, no
- * shared write, no allocation. Other sizes go to the pool, which synchronizes as its class describes (one lock for
- * {@link Buddy1Pool}, one lock per region for {@link Buddy2Pool}). A thread that stops using the factory should call
- * {@link #releaseThreadCache()}, or its cached blocks stay unavailable to other threads.
+ * shared write, no allocation. Behind the caches a {@link Depot} parks a bounded number of freed buffers per size
+ * class for any thread (one compare-and-set to park or take one), so that a one-way stream, whose receiver frees what
+ * its sender allocates, passes buffers from one thread's cache to the other's without the pool. Other sizes, and
+ * what the caches and the depot cannot serve or hold, go to the pool, which synchronizes as its class describes (one
+ * lock for {@link Buddy1Pool}, one lock per region for {@link Buddy2Pool}). A thread that stops using the factory
+ * should call {@link #releaseThreadCache()}, or its cached blocks stay unavailable to other threads.
  */
 public final class BufferFactory
 {
@@ -43,6 +46,8 @@ public final class BufferFactory
     private final BlockPool pool;
     private final int cachedLevels;
     private final ThreadLocal<ThreadCache> threadCaches;
+    /** Null when unpooled. */
+    private final Depot depot;
 
     private BufferFactory(final PoolStrategy strategy, final StorageKind storageKind, final int regionBytes)
     {
@@ -62,6 +67,7 @@ public final class BufferFactory
         }
         cachedLevels = pool == null ? 0 : levelOf(Math.min(THREAD_CACHE_MAX_BLOCK_BYTES, regionBytes)) + 1;
         threadCaches = ThreadLocal.withInitial(() -> new ThreadCache(cachedLevels, THREAD_CACHE_DEPTH));
+        depot = pool == null ? null : new Depot(cachedLevels, regionBytes);
     }
 
     /**
@@ -113,7 +119,15 @@ public final class BufferFactory
         else
         {
             final int level = levelOf(capacityBytes);
-            final Buffer cached = level < cachedLevels ? threadCaches.get().poll(level) : null;
+            Buffer cached = null;
+            if (level < cachedLevels)
+            {
+                cached = threadCaches.get().poll(level);
+                if (cached == null)
+                {
+                    cached = depot.poll(level);
+                }
+            }
             buffer = cached != null ? cached : pool.allocate(level);
         }
         buffer.activate(capacityBytes);
@@ -138,7 +152,7 @@ public final class BufferFactory
         {
             return;
         }
-        if (buffer.level >= cachedLevels || !threadCaches.get().offer(buffer))
+        if (buffer.level >= cachedLevels || !threadCaches.get().offer(buffer) && !depot.offer(buffer))
         {
             pool.release(buffer);
         }
@@ -152,6 +166,18 @@ public final class BufferFactory
         if (pool != null)
         {
             threadCaches.get().drainTo(pool);
+        }
+    }
+
+    /**
+     * Return the buffers parked in the shared depot to the pool, for every thread. Not needed for correctness: the
+     * depot's size is bounded. Tests call it (after every thread has released its cache) to see every block free.
+     */
+    public void trimDepot()
+    {
+        if (depot != null)
+        {
+            depot.drainTo(pool);
         }
     }
 
@@ -174,7 +200,7 @@ public final class BufferFactory
     }
 
     /**
-     * Free blocks of the pool, for tests and diagnostics; blocks parked in thread caches are not free.
+     * Free blocks of the pool, for tests and diagnostics; blocks parked in thread caches or the depot are not free.
      *
      * @return free blocks, empty when unpooled.
      */

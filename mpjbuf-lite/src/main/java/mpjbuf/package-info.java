@@ -10,12 +10,14 @@
  * chosen by {@link mpjbuf.PoolStrategy}: {@link mpjbuf.Buddy1Pool} (one buddy allocator, one lock),
  * {@link mpjbuf.Buddy2Pool} (a buddy allocator per region, a lock each) or unpooled. In front of the
  * pool each thread keeps a small cache of freed blocks per size class, so a ping-pong of eager
- * messages allocates and frees without a lock or a shared write.
+ * messages allocates and frees without a lock or a shared write; behind the caches a bounded,
+ * lock-free {@link mpjbuf.Depot} per size class passes freed blocks between threads, so a one-way
+ * stream (the receiver frees what the sender allocated) does not reach the pool either.
  *
  * <h2>Threads</h2>
  * A buffer is used by one thread at a time and handed between threads by the device with a
  * happens-before edge (the matching structures' hand-off); it may be freed by another thread than
  * the one that got it. The factory and the pools are thread-safe as their classes describe;
- * {@code ThreadCache} is confined to its thread.
+ * {@code ThreadCache} is confined to its thread; the {@code Depot} is lock-free.
  */
 package mpjbuf;

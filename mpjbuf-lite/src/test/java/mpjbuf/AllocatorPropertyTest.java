@@ -82,6 +82,7 @@ class AllocatorPropertyTest
             free(factory, live, orphan);
         }
         factory.releaseThreadCache();
+        factory.trimDepot();
         assertTrue(live.isEmpty());
         assertFullyCoalesced(factory);
     }
@@ -106,11 +107,13 @@ class AllocatorPropertyTest
             if (step % 1000 == 0)
             {
                 factory.releaseThreadCache();
+                factory.trimDepot();
                 assertTiled(factory, live);
             }
         }
         live.forEach(factory::destroyBuffer);
         factory.releaseThreadCache();
+        factory.trimDepot();
         assertFullyCoalesced(factory);
     }
 

@@ -5,13 +5,23 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class BufferFactoryTest
 {
@@ -127,6 +137,93 @@ class BufferFactoryTest
         }
         receiver.join();
         factory.releaseThreadCache();
+        factory.trimDepot();
         assertEquals(factory.regionCount(), factory.freeBlocks().size());
+    }
+
+    /** Runs {@code task} on a thread of its own (so with a thread cache of its own) and returns its result. */
+    private static <T> T onThread(final Supplier<T> task) throws Exception
+    {
+        final ExecutorService thread = Executors.newSingleThreadExecutor();
+        try
+        {
+            return thread.submit(task::get).get(10, TimeUnit.SECONDS);
+        }
+        finally
+        {
+            thread.shutdown();
+        }
+    }
+
+    private static List<Buffer> allocate(final BufferFactory factory, final int n, final int bytes)
+    {
+        final List<Buffer> buffers = new ArrayList<>();
+        for (int i = 0; i < n; i++)
+        {
+            buffers.add(factory.getBuffer(bytes));
+        }
+        return buffers;
+    }
+
+    private static int reused(final List<Buffer> again, final List<Buffer> freed)
+    {
+        final Set<Buffer> before = Collections.newSetFromMap(new IdentityHashMap<>());
+        before.addAll(freed);
+        return (int)again.stream().filter(before::contains).count();
+    }
+
+    /**
+     * A one-way stream: one thread allocates a window of buffers, another frees them, and the first allocates the next
+     * window. The freeing thread's cache keeps {@value BufferFactory#THREAD_CACHE_DEPTH}, and the rest reach the
+     * allocating thread through the depot, whole (the same {@code Buffer} objects, so not through the pool).
+     */
+    @ParameterizedTest
+    @EnumSource(value = PoolStrategy.class, names = {"BUDDY1", "BUDDY2"})
+    void aOneWayStreamPassesFreedBuffersToTheSenderThroughTheDepot(final PoolStrategy strategy) throws Exception
+    {
+        final BufferFactory factory = BufferFactory.create(strategy, StorageKind.HEAP, 1 << 20);
+        final int window = 64;
+        final int bytes = 2048 + Buffer.SECTION_HEADER_BYTES;
+        final List<Buffer> first = onThread(() -> allocate(factory, window, bytes));
+        onThread(() ->
+        {
+            first.forEach(Buffer::free);
+            return null;
+        });
+        final List<Buffer> second = onThread(() -> allocate(factory, window, bytes));
+        assertEquals(window - BufferFactory.THREAD_CACHE_DEPTH, reused(second, first));
+        for (final Buffer b : second)
+        {
+            b.putSectionHeader(Type.BYTE);
+            b.write(new byte[2048], 0, 2048);
+            b.commit();
+            assertEquals(Type.BYTE, b.getSectionHeader());
+            assertEquals(2048, b.getSectionSize());
+        }
+    }
+
+    /** A size class parks at most its capacity; past that a freed buffer goes back to the pool. */
+    @Test
+    void theDepotParksAtMostItsCapacityPerSizeClass() throws Exception
+    {
+        final int region = BufferFactory.DEFAULT_REGION_BYTES;
+        assertEquals(Depot.MAX_BUFFERS, Depot.capacity(BufferFactory.levelOf(2048), region));
+        assertEquals(Depot.MAX_BYTES / (64 << 10), Depot.capacity(BufferFactory.levelOf(64 << 10), region));
+        assertEquals(Depot.MIN_BUFFERS, Depot.capacity(BufferFactory.levelOf(1 << 20), region));
+        assertEquals(4, Depot.capacity(BufferFactory.levelOf(1024), 4096), "a region's worth");
+        assertEquals(2, Depot.capacity(BufferFactory.levelOf(4096), 4096), "never below two");
+        final BufferFactory factory = BufferFactory.create(PoolStrategy.BUDDY1, StorageKind.DIRECT, 1 << 20);
+        final int capacity = Depot.capacity(0, 1 << 20);
+        final int freed = BufferFactory.THREAD_CACHE_DEPTH + capacity + 10;
+        final List<Buffer> first = onThread(() ->
+        {
+            final List<Buffer> buffers = allocate(factory, freed, 64);
+            buffers.forEach(Buffer::free);
+            return buffers;
+        });
+        final List<Buffer> second = onThread(() -> allocate(factory, capacity + 10, 64));
+        assertEquals(capacity, reused(second, first), "buffers taken from the depot");
+        assertTrue(second.subList(capacity, capacity + 10).stream().noneMatch(first::contains),
+            "past the depot's capacity buffers come from the pool");
     }
 }

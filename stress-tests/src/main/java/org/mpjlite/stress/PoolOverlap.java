@@ -24,7 +24,10 @@ import org.openjdk.jcstress.infra.results.II_Result;
  * unique to that buffer, takes a buffer the other actor stamped earlier, checks it and frees it, and
  * only then hands its own over (a bounded queue, the "mailbox"). Sizes cycle through classes served by
  * the per-thread caches and classes that go to the pool (regions of 1 MiB, so large blocks split and
- * merge up to whole regions). The pool does not expose block offsets, so overlap shows as a buffer
+ * merge up to whole regions). The two actors allocate different size classes, so each frees buffers of a
+ * class it does not allocate: its thread cache of that class overflows into the shared depot, and the
+ * other actor, whose cache of it runs dry, takes them from there (a buffer the depot handed to both
+ * would be stamped by both). The pool does not expose block offsets, so overlap shows as a buffer
  * whose stamp was overwritten while it was held.
  *
  * <p>Reported: (buffer actor A checked was intact, buffer actor B checked was intact); a side with
