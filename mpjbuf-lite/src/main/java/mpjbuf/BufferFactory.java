@@ -170,10 +170,10 @@ public final class BufferFactory
     }
 
     /**
-     * Return the buffers parked in the shared depot to the pool, for every thread. Not needed for correctness: the
-     * depot's size is bounded. Tests call it (after every thread has released its cache) to see every block free.
+     * Return the buffers parked in the shared depot to the pool, for tests: after every thread has released its cache,
+     * every block is then free. Nothing else needs it, since the depot's size is bounded.
      */
-    public void trimDepot()
+    void trimDepot()
     {
         if (depot != null)
         {
