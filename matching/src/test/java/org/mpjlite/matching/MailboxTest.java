@@ -177,8 +177,8 @@ class MailboxTest {
     @Test
     void inboxIsTheQueueTheJdkAndThePropertyChoose() {
         LockFreeMailbox<Msg, Recv> box = new LockFreeMailbox<>(new Recorder());
-        boolean varHandle = Runtime.version().feature() >= 24
-            || "true".equals(System.getProperty("mpjlite.mailbox.varHandleInbox"));
+        boolean varHandle = Runtime.version().feature() >= LockFreeMailbox.FIRST_UNSAFE_WARNING_JDK
+            || Boolean.getBoolean(LockFreeMailbox.VAR_HANDLE_INBOX_PROPERTY);
         assertEquals(varHandle, box.inbox == null, "the atomic-add queue is absent");
         assertEquals(varHandle, box.quietInbox != null, "the VarHandle queue is present");
     }
