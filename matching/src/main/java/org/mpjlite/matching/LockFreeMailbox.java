@@ -727,8 +727,9 @@ abstract class LockFreeMailboxSenderFields<M extends Envelope> extends LockFreeM
     static final MessageRing[] NO_RINGS = new MessageRing[0];
     /**
      * The most rings a mailbox opens: each is 8 KB of native memory (16 KB once a message longer
-     * than a cell's own data has spilled; longer ones add an overflow array of up to 928 bytes per
-     * cell, 58 KB per ring and element type), and the owner polls each.
+     * than a cell's own data has spilled; longer ones add an overflow array per cell and element
+     * type, as long as the longest message's rest rounded up to a power of two, at least 1 KB:
+     * 64 KB to 256 KB per ring and element type), and the owner polls each.
      */
     static final int MAX_RINGS = 8;
 

@@ -20,7 +20,7 @@
  *       leaves the message for the owner to complete the receive from;</li>
  *   <li>{@link org.mpjlite.matching.MessageRing}: one sender's small messages to one lock-free
  *       mailbox, in 128-byte cells of native memory (with a spill and an overflow array for up to
- *       1 KB of data) that the owner reads when it matches, straight into the receive that takes
+ *       4 KB of data) that the owner reads when it matches, straight into the receive that takes
  *       the message, and the order all that sender's messages there keep
  *       ({@link org.mpjlite.matching.SentEnvelope}: a message's place in it when it goes through
  *       the inbox);

@@ -31,7 +31,7 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
  * earlier cell), a 0 (a message lost), a -1 (a message torn) or a leftover (a message matched
  * twice, or never).
  *
- * <p>{@code OverflowMeanwhile}: the same with 2 of the most a ring message carries (1 KB: the cell
+ * <p>{@code OverflowMeanwhile}: the same with 2 of the most a ring message carries (4 KB: the cell
  * and its overflow array, which the sender may have to make), so that the owner reads an overflow
  * that another thread wrote: the same table.
  *

@@ -34,6 +34,22 @@ public final class Stash {
     }
 
     /**
+     * As {@link #fill}, for elements in two places: the first {@code n1} elements of {@code first},
+     * then the first {@code n2} of {@code second} (an array or a NIO buffer each; {@code second} is
+     * not read when {@code n2} is 0).
+     */
+    public static mpjbuf.Buffer fill(BufferFactory pool, Object first, int n1, Object second, int n2, BasicType type) {
+        mpjbuf.Buffer b = pool.getBuffer(mpjbuf.Buffer.sectionBytes(type.bufType(), n1 + n2));
+        b.putSectionHeader(type.bufType());
+        put(b, first, 0, n1, type);
+        if (n2 > 0) {
+            put(b, second, 0, n2, type);
+        }
+        b.commit();
+        return b;
+    }
+
+    /**
      * Reads the first {@code n} elements of the stash into the user's buffer; objects resolve their
      * classes in {@code loader} (the receiving rank's).
      */

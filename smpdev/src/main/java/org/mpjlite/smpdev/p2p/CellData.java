@@ -1,8 +1,11 @@
 package org.mpjlite.smpdev.p2p;
 
+import mpjbuf.BufferFactory;
 import org.mpjlite.matching.MessageRing;
+import org.mpjlite.smpdev.Tunables;
 import org.mpjlite.smpdev.data.BasicType;
 import org.mpjlite.smpdev.data.Copier;
+import org.mpjlite.smpdev.data.Stash;
 
 /**
  * Copies the elements of a small message into and out of a {@link MessageRing}'s cell: the first
@@ -13,8 +16,11 @@ import org.mpjlite.smpdev.data.Copier;
  * {@code CELL_BYTES}. Stateless.
  */
 final class CellData {
-    /** The bytes of a message beyond its cell's own: what an overflow holds. */
-    private static final int OVERFLOW_BYTES = MessageRing.DATA_BYTES - MessageRing.CELL_BYTES;
+    /**
+     * The least bytes of an overflow: what the rest of a 1 KB message needs, so that a stream of
+     * messages of up to 1 KB makes each cell's overflow once.
+     */
+    private static final int MIN_OVERFLOW_BYTES = 1024;
 
     private CellData() {
     }
@@ -27,7 +33,7 @@ final class CellData {
         if (rest == 0) {
             return;
         }
-        Object to = fitsSpill(rest, type) ? ring.spill(cell) : overflowFor(ring, cell, type);
+        Object to = fitsSpill(rest, type) ? ring.spill(cell) : overflowFor(ring, cell, rest, type);
         Copier.copy(buffer, index + inCell, to, 0, rest, type);
     }
 
@@ -41,6 +47,17 @@ final class CellData {
         }
         Object from = fitsSpill(rest, type) ? ring.spill(cell) : ring.overflow(cell);
         Copier.copy(from, 0, buffer, index + inCell, rest, type);
+    }
+
+    /**
+     * The owner: the cell's {@code n} elements of {@code type} as a pooled copy ({@link Stash}), for
+     * a message longer than a message's own array takes ({@link Tunables#SMALL_COPY_BYTES}).
+     */
+    static mpjbuf.Buffer stash(BufferFactory pool, MessageRing ring, long cell, int n, BasicType type) {
+        int inCell = inCell(n, type);
+        int rest = n - inCell;
+        Object from = rest == 0 ? null : fitsSpill(rest, type) ? ring.spill(cell) : ring.overflow(cell);
+        return Stash.fill(pool, ring.data(cell), inCell, from, rest, type);
     }
 
     /**
@@ -58,14 +75,18 @@ final class CellData {
     }
 
     /**
-     * The claimer's overflow of the cell for elements of {@code type}: the one there if it is an
-     * array of that type (every overflow holds the longest message's elements), else a new one. So
-     * a stream allocates once per cell and element type, and nothing after.
+     * The claimer's overflow of the cell for {@code rest} elements of {@code type}: the one there if
+     * it is an array of that type long enough, else a new one of the rest's bytes rounded up to a
+     * power of two (at least {@link #MIN_OVERFLOW_BYTES}). So a stream allocates once per cell and
+     * element type, or a few times as its messages grow, and nothing after; a ring's overflows take
+     * as much memory as its longest messages need (64 cells of 1-4 KB).
      */
-    private static Object overflowFor(MessageRing ring, long cell, BasicType type) {
+    private static Object overflowFor(MessageRing ring, long cell, int rest, BasicType type) {
         Object overflow = ring.overflow(cell);
-        if (overflow == null || overflow.getClass() != type.arrayClass()) {
-            overflow = type.newArray(OVERFLOW_BYTES / type.size());
+        if (overflow == null || overflow.getClass() != type.arrayClass()
+            || java.lang.reflect.Array.getLength(overflow) < rest) {
+            int bytes = Math.max(MIN_OVERFLOW_BYTES, Integer.highestOneBit(rest * type.size() - 1) << 1);
+            overflow = type.newArray(bytes / type.size());
             ring.overflow(cell, overflow);
         }
         return overflow;

@@ -1,5 +1,6 @@
 package org.mpjlite.smpdev.p2p;
 
+import mpjbuf.BufferFactory;
 import org.mpjlite.matching.MessageRing;
 import org.mpjlite.matching.SentEnvelope;
 import org.mpjlite.smpdev.Job;
@@ -150,16 +151,21 @@ public final class Message extends SentEnvelope {
 
     /**
      * The receiving rank's message of a ring's cell (on its thread, from its recycler): the cell's
-     * envelope, elements and the send call's name, with a copy of the data in the message's own
-     * array, since the cell goes back to its sender.
+     * envelope, elements and the send call's name, with a copy of the data, since the cell goes back
+     * to its sender: in the message's own array, or in a buffer of {@code pool} past
+     * {@link Tunables#SMALL_COPY_BYTES}, as an eager sender copies.
      */
-    static Message fromRing(Recycler recycler, MessageRing ring, long index) {
+    static Message fromRing(Recycler recycler, BufferFactory pool, MessageRing ring, long index) {
         BasicType type = KINDS[ring.kind(index) - 1];
         int count = ring.count(index);
         Message m = recycler.message(ring.context(index), ring.source(index), ring.tag(index), TypeMap.of(type), count,
             (String) ring.note(index));
-        CellData.read(ring, index, m.inlineArray(count), 0, count, type);
-        m.pointAt(m.inline, 0);
+        if ((long) count * type.size() <= Tunables.SMALL_COPY_BYTES) {
+            CellData.read(ring, index, m.inlineArray(count), 0, count, type);
+            m.pointAt(m.inline, 0);
+        } else {
+            m.stash = CellData.stash(pool, ring, index, count, type);
+        }
         return m;
     }
 

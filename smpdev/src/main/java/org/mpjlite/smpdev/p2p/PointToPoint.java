@@ -156,10 +156,8 @@ public final class PointToPoint {
             }
             request = me.endpoint().completedSend();
         } else if (mode != SendMode.SYNCHRONOUS && bytes <= me.job().config().eagerThreshold()) {
-            if (!gathered && bytes <= Tunables.SMALL_COPY_BYTES) {
-                m.inlineCopy(buffer, index, m.count);
-            } else if (!gathered) {
-                m.stash = Stash.fill(me.job().buffers(), buffer, index, m.count, m.type);
+            if (!gathered) {
+                copyEager(me, m, buffer, index);
             }
             request = me.endpoint().completedSend();
         } else {
@@ -232,14 +230,26 @@ public final class PointToPoint {
         return me.endpoint().completedSend();
     }
 
-    /** A small eager message carrying its own copy of the data: {@code m} if made already, else a new one. */
+    /** An eager message carrying its own copy of the data: {@code m} if made already, else a new one. */
     private static Message eagerMessage(Rank me, Message m, int context, int source, int tag, Object buffer, int index,
                                         int items, TypeMap map, String call) {
         if (m == null) {
             m = me.endpoint().recycler().message(context, source, tag, map, items, call);
         }
-        m.inlineCopy(buffer, index, m.count);
+        copyEager(me, m, buffer, index);
         return m;
+    }
+
+    /**
+     * Gives an eager message of contiguous data its copy: in its own reused array up to
+     * {@link Tunables#SMALL_COPY_BYTES}, else in a pooled buffer.
+     */
+    private static void copyEager(Rank me, Message m, Object buffer, int index) {
+        if (m.bytes() <= Tunables.SMALL_COPY_BYTES) {
+            m.inlineCopy(buffer, index, m.count);
+        } else {
+            m.stash = Stash.fill(me.job().buffers(), buffer, index, m.count, m.type);
+        }
     }
 
     /**

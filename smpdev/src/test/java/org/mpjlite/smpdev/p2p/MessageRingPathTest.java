@@ -203,6 +203,44 @@ class MessageRingPathTest {
     }
 
     /**
+     * Messages past what a message's own array takes ({@link Tunables#SMALL_COPY_BYTES}) up to the
+     * longest a cell carries, kept as unexpected: the receives are posted in the reverse order of
+     * the tags, so each drain turns the cells before the one it matches into the receiver's
+     * messages, which carry pooled copies of the cells' data. Every message arrives whole.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = BasicType.class, names = {"BYTE", "BOOLEAN", "INT", "DOUBLE"})
+    void longMessagesKeptAsUnexpectedArriveWhole(BasicType type) {
+        MessageRing ring = openRing(sender);
+        int size = type.size();
+        int[] counts = {Tunables.SMALL_COPY_BYTES / size, Tunables.SMALL_COPY_BYTES / size + 1, 2048 / size,
+            MessageRing.DATA_BYTES / size - 1, MessageRing.DATA_BYTES / size};
+        Object[] sent = new Object[counts.length];
+        long first = ring.nextIndex();
+        for (int tag = 0; tag < counts.length; tag++) {
+            sent[tag] = ReceiveLinePathTest.values(type, counts[tag] + tag);
+            PointToPoint.isend(sender, receiver, CONTEXT, 0, tag, sent[tag], tag, counts[tag], type,
+                SendMode.STANDARD, CALL);
+        }
+        assertEquals(first + counts.length, ring.nextIndex(), "every message in a cell");
+        for (int tag = counts.length - 1; tag >= 0; tag--) {
+            int capacity = MessageRing.DATA_BYTES / size;
+            Object got = type.newArray(capacity);
+            RecvRequest r = PointToPoint.irecv(receiver, CONTEXT, 0, tag, got, 0, capacity, type, CALL);
+            r.await(CALL);
+            RecvRequest done = r;
+            assertFalse(done.failed(), () -> done.error().getMessage());
+            assertEquals(counts[tag], r.statusCount());
+            assertEquals((long) counts[tag] * size, r.statusBytes());
+            for (int i = 0; i < counts[tag]; i++) {
+                assertEquals(java.lang.reflect.Array.get(sent[tag], tag + i), java.lang.reflect.Array.get(got, i),
+                    counts[tag] + " elements, element " + i);
+            }
+        }
+        assertTrue(ring.isDrained());
+    }
+
+    /**
      * Between ring messages, messages of the other paths: longer than a cell, rendezvous (above the
      * eager threshold), synchronous, a derived type; and more than a ring holds, so that some take the
      * inbox with their index. All arrive in the order sent.
