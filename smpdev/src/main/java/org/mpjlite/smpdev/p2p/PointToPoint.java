@@ -31,9 +31,9 @@ import org.mpjlite.smpdev.diag.CallSite;
  * message that finds the receiver's inbox still holding messages (a ping-pong's message that
  * arrived before its receive finds it empty, and opens none). Once a sender has a ring to a
  * receiver, all its messages there keep the ring's order, and it claims posted receives only while
- * the ring is drained: for a message of up to {@code RING_HABIT_BYTES}, as the sender last read
- * the receiver's progress ({@link MessageRing#seemsDrained}: a stream reads nothing the receiver
- * writes, and keeps to its ring), for a longer one as it is now. A receive that takes a cell's
+ * the ring is drained: for a message the ring can take, as the sender last read the receiver's
+ * progress ({@link MessageRing#seemsDrained}: a stream reads nothing the receiver writes, and keeps
+ * to its ring), for any other as it is now. A receive that takes a cell's
  * message as it would take it in its line gets it straight from the cell
  * ({@link Transfer#matchedInCell}). Otherwise the protocol decides:
  * <ul>
@@ -106,11 +106,11 @@ public final class PointToPoint {
                                     boolean claims) {
         long bytes = map.size() * items;
         boolean fits = flow == 0 && dest != me && fitsRing(me, map, bytes, mode);
-        if (fits && !claims && bytes <= Tunables.RING_HABIT_BYTES) {
+        if (fits && !claims) {
             return inRing(me, dest, ring, context, source, tag, buffer, index, items, map, call, null);
         }
         if (!claims) {
-            // Worth a fresh look at the ring: a claim moves the data once, the ring twice.
+            // A message the ring cannot take: worth a fresh look, since a claim spares it a copy.
             claims = ring.isDrained();
         }
         Message m = me.endpoint().recycler().message(context, source, tag, map, items, call);

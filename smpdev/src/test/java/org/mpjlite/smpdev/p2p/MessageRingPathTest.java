@@ -304,6 +304,43 @@ class MessageRingPathTest {
         assertTrue(ring.isDrained(), "the claim took no index");
     }
 
+    /**
+     * Once a ring is open, a message it can take, however long, goes by the sender's last reading
+     * of the receiver's progress, so a stream keeps to its ring even past a receive posted
+     * meanwhile; a message it cannot take reads the progress afresh and claims that receive.
+     */
+    @Test
+    void ringMessagesGoByTheLastReadingAndOthersClaim() {
+        MessageRing ring = openRing(sender);
+        for (int i = 0; i < 3; i++) {
+            send(sender, new int[] {i}, TAG, SendMode.STANDARD);
+        }
+        for (int i = 0; i < 3; i++) {
+            recv(0, new int[1]).await(CALL);
+        }
+        // Drained now; the sender's last reading (before the three) is not (isDrained would read it again).
+
+        int[] longest = new int[MessageRing.DATA_BYTES / Integer.BYTES];
+        java.util.Arrays.fill(longest, 7);
+        int[] got = new int[longest.length];
+        RecvRequest posted = recv(0, got);
+        long before = ring.nextIndex();
+        send(sender, longest, TAG, SendMode.STANDARD);
+        assertEquals(before + 1, ring.nextIndex(), "into a cell, as the sender last read its ring");
+        posted.await(CALL);
+        assertArrayEquals(longest, got);
+
+        int[] past = new int[longest.length + 1];
+        java.util.Arrays.fill(past, 9);
+        int[] claimedInto = new int[past.length];
+        RecvRequest claimable = recv(0, claimedInto);
+        before = ring.nextIndex();
+        send(sender, past, TAG, SendMode.STANDARD);
+        assertEquals(before, ring.nextIndex(), "no index taken");
+        assertTrue(claimable.isComplete(), "the sender claimed the receive and filled it");
+        assertArrayEquals(past, claimedInto);
+    }
+
     /** Errors on the ring path are those of the inbox path: truncation keeps the part that fits. */
     @Test
     void truncationAndTypeMismatchAreReported() {
