@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 import org.jctools.queues.varhandle.MpscUnboundedVarHandleArrayQueue;
 
@@ -117,6 +118,8 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
     private final MatchHandler<M, R> handler;
     /** Makes the owner's message of a ring's cell; null: this mailbox opens no rings. */
     private final RingReader<M> reader;
+    /** The bytes of the overflow arrays of this mailbox's rings (their senders add, rarely). */
+    private final AtomicLong ringOverflowBytes = new AtomicLong();
     /**
      * The one thread that calls the owner's methods, which then skip the owner lock; null (any
      * thread of the owner, under the lock) until {@link #confineTo}.
@@ -169,7 +172,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
         if (reader == null || current.length == MAX_RINGS) {
             return null;
         }
-        MessageRing ring = new MessageRing(current.length + 1);
+        MessageRing ring = new MessageRing(current.length + 1, ringOverflowBytes);
         MessageRing[] next = Arrays.copyOf(current, current.length + 1);
         next[current.length] = ring;
         rings = next;
@@ -727,9 +730,10 @@ abstract class LockFreeMailboxSenderFields<M extends Envelope> extends LockFreeM
     static final MessageRing[] NO_RINGS = new MessageRing[0];
     /**
      * The most rings a mailbox opens: each is 8 KB of native memory (16 KB once a message longer
-     * than a cell's own data has spilled; longer ones add an overflow array per cell and element
-     * type, as long as the longest message's rest rounded up to a power of two, at least 1 KB:
-     * 64 KB to 256 KB per ring and element type), and the owner polls each.
+     * than a cell's own data has spilled; longer ones add an overflow array per cell, as long as
+     * the longest message's rest rounded up to a power of two, at least 1 KB: 64 KB to 256 KB per
+     * ring, at most {@link MessageRing#OVERFLOW_BUDGET_BYTES} for all of them), and the owner
+     * polls each.
      */
     static final int MAX_RINGS = 8;
 

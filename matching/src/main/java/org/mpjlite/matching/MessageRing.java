@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The small messages of one sending rank to one {@link LockFreeMailbox}, in order: a bounded ring
@@ -69,6 +70,13 @@ public final class MessageRing extends MessageRingOwnerPadding {
      */
     public static final int SPILL_BYTES = 128;
     /**
+     * The most bytes of overflow arrays the rings of one mailbox hold together
+     * ({@link #overflow(long, Object, int)}): what eight rings of 1 KB messages, or two of 4 KB
+     * ones, need. A cell's overflow stays once made, so without a bound a mailbox whose eight
+     * senders each once sent a few 4 KB messages in a row would keep 2 MB.
+     */
+    public static final int OVERFLOW_BUDGET_BYTES = 512 * 1024;
+    /**
      * The kind of a cell that carries no message: its sender failed after claiming the index (the
      * owner waits for every index, so the sender publishes the cell anyway).
      */
@@ -126,9 +134,18 @@ public final class MessageRing extends MessageRingOwnerPadding {
      * sees it after the owner has handed the cell back (the consumer index's release and acquire).
      */
     private final Object[] overflows = new Object[CELLS];
+    /** The bytes of each cell's overflow, as its claimer declared them; written with {@link #overflows}. */
+    private final int[] overflowBytes = new int[CELLS];
+    /** The bytes of overflow arrays of all the rings of this ring's mailbox. */
+    private final AtomicLong mailboxOverflowBytes;
 
-    MessageRing(int id) {
+    /**
+     * Ring {@code id} of a mailbox whose rings' overflows {@code mailboxOverflowBytes} counts
+     * (shared by them; at most {@link #OVERFLOW_BUDGET_BYTES}).
+     */
+    MessageRing(int id, AtomicLong mailboxOverflowBytes) {
         this.id = id;
+        this.mailboxOverflowBytes = mailboxOverflowBytes;
         cells = ByteBuffer.allocateDirect(CELLS * CELL + CELL).alignedSlice(CELL).order(ByteOrder.nativeOrder());
         for (int i = 0; i < CELLS; i++) {
             data[i] = cells.slice(i * CELL + DATA, CELL_BYTES).order(ByteOrder.nativeOrder());
@@ -226,9 +243,28 @@ public final class MessageRing extends MessageRingOwnerPadding {
         return overflows[cell(index)];
     }
 
-    /** The claimer of {@code index}, before it publishes the cell: the cell's overflow is now {@code array}. */
-    public void overflow(long index, Object array) {
-        overflows[cell(index)] = array;
+    /**
+     * The claimer of {@code index}, before it publishes the cell: makes {@code array}, of
+     * {@code bytes}, the cell's overflow in place of the one there, if the overflows of this
+     * mailbox's rings stay within {@link #OVERFLOW_BUDGET_BYTES} with it. False, the cell's overflow
+     * unchanged, if not: the message then goes through the inbox with its index, as when the ring is
+     * full.
+     */
+    public boolean overflow(long index, Object array, int bytes) {
+        int c = cell(index);
+        int more = bytes - overflowBytes[c];
+        for (;;) {
+            long held = mailboxOverflowBytes.get();
+            if (more > 0 && held + more > OVERFLOW_BUDGET_BYTES) {
+                return false;
+            }
+            if (mailboxOverflowBytes.compareAndSet(held, held + more)) {
+                break;
+            }
+        }
+        overflows[c] = array;
+        overflowBytes[c] = bytes;
+        return true;
     }
 
     /** The spills, made now unless another sender made them first. */

@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -390,5 +392,36 @@ class MessageRingTest {
             assertNull(other.matched);
             assertTrue(box.cancel(other));
         }
+    }
+
+    /**
+     * The rings of one mailbox share {@link MessageRing#OVERFLOW_BUDGET_BYTES} of overflow arrays: a
+     * cell's overflow that would pass it is refused (the cell keeps the one it had), and an
+     * overflow replaced by a shorter one gives the difference back.
+     */
+    @Test
+    void theRingsOfAMailboxShareTheirOverflowBudget() {
+        AtomicLong held = new AtomicLong();
+        MessageRing first = new MessageRing(1, held);
+        MessageRing second = new MessageRing(2, held);
+        MessageRing third = new MessageRing(3, held);
+        int bytes = MessageRing.OVERFLOW_BUDGET_BYTES / (2 * MessageRing.CELLS);
+        for (long index = 0; index < MessageRing.CELLS; index++) {
+            assertTrue(first.overflow(index, new byte[bytes], bytes));
+            assertTrue(second.overflow(index, new byte[bytes], bytes));
+        }
+        assertEquals(MessageRing.OVERFLOW_BUDGET_BYTES, held.get());
+        assertFalse(third.overflow(0, new byte[bytes], bytes), "past the budget");
+        assertNull(third.overflow(0));
+
+        byte[] same = new byte[bytes];
+        assertTrue(first.overflow(MessageRing.CELLS, same, bytes), "a replacement of the same size");
+        assertSame(same, first.overflow(0), "index CELLS is cell 0 again");
+        assertTrue(first.overflow(1, new byte[bytes / 4], bytes / 4), "shorter: gives three quarters back");
+        assertEquals(MessageRing.OVERFLOW_BUDGET_BYTES - 3 * bytes / 4, held.get());
+        assertTrue(third.overflow(0, new byte[bytes / 2], bytes / 2));
+        assertFalse(third.overflow(1, new byte[bytes / 2], bytes / 2), "a quarter left");
+        assertNull(third.overflow(1));
+        assertEquals(MessageRing.OVERFLOW_BUDGET_BYTES - bytes / 4, held.get());
     }
 }

@@ -25,16 +25,26 @@ final class CellData {
     private CellData() {
     }
 
-    /** The sender: {@code n} elements of {@code type} from element {@code index} of its buffer into the cell. */
-    static void write(Object buffer, int index, MessageRing ring, long cell, int n, BasicType type) {
+    /**
+     * The sender: {@code n} elements of {@code type} from element {@code index} of its buffer into
+     * the cell. False, with nothing written, if the message needs an overflow the cell does not
+     * have and its mailbox's rings have no room for ({@link MessageRing#OVERFLOW_BUDGET_BYTES}).
+     */
+    static boolean write(Object buffer, int index, MessageRing ring, long cell, int n, BasicType type) {
         int inCell = inCell(n, type);
-        Copier.copy(buffer, index, ring.data(cell), 0, inCell, type);
         int rest = n - inCell;
-        if (rest == 0) {
-            return;
+        Object to = null;
+        if (rest > 0) {
+            to = fitsSpill(rest, type) ? ring.spill(cell) : overflowFor(ring, cell, rest, type);
+            if (to == null) {
+                return false;
+            }
         }
-        Object to = fitsSpill(rest, type) ? ring.spill(cell) : overflowFor(ring, cell, rest, type);
-        Copier.copy(buffer, index + inCell, to, 0, rest, type);
+        Copier.copy(buffer, index, ring.data(cell), 0, inCell, type);
+        if (rest > 0) {
+            Copier.copy(buffer, index + inCell, to, 0, rest, type);
+        }
+        return true;
     }
 
     /** The owner: {@code n} elements of {@code type} from the cell into element {@code index} of {@code buffer}. */
@@ -77,9 +87,10 @@ final class CellData {
     /**
      * The claimer's overflow of the cell for {@code rest} elements of {@code type}: the one there if
      * it is an array of that type long enough, else a new one of the rest's bytes rounded up to a
-     * power of two (at least {@link #MIN_OVERFLOW_BYTES}). So a stream allocates once per cell and
-     * element type, or a few times as its messages grow, and nothing after; a ring's overflows take
-     * as much memory as its longest messages need (64 cells of 1-4 KB).
+     * power of two (at least {@link #MIN_OVERFLOW_BYTES}), or null if the mailbox's rings have no
+     * room for it. So a stream allocates once per cell and element type, or a few times as its
+     * messages grow, and nothing after; a ring's overflows take as much memory as its longest
+     * messages need (64 cells of 1-4 KB).
      */
     private static Object overflowFor(MessageRing ring, long cell, int rest, BasicType type) {
         Object overflow = ring.overflow(cell);
@@ -87,7 +98,9 @@ final class CellData {
             || java.lang.reflect.Array.getLength(overflow) < rest) {
             int bytes = Math.max(MIN_OVERFLOW_BYTES, Integer.highestOneBit(rest * type.size() - 1) << 1);
             overflow = type.newArray(bytes / type.size());
-            ring.overflow(cell, overflow);
+            if (!ring.overflow(cell, overflow, bytes)) {
+                return null;
+            }
         }
         return overflow;
     }

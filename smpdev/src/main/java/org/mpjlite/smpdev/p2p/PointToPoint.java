@@ -207,22 +207,27 @@ public final class PointToPoint {
             ready = true;
         }
         long claimed = ring.claim();
-        if (ring.hasCell(claimed)) {
-            try {
-                CellData.write(buffer, index, ring, claimed, items, type);
-            } catch (RuntimeException | Error e) {
-                // The receiver waits for every claimed index: this one carries no message.
-                ring.publish(claimed, context, source, tag, MessageRing.NO_MESSAGE, 0, 0, call);
-                throw e;
+        boolean inCell = ring.hasCell(claimed);
+        boolean written = false;
+        try {
+            written = inCell && CellData.write(buffer, index, ring, claimed, items, type);
+            if (!written && !ready) {
+                // The ring is full (another thread of this rank filled it since the look above), or
+                // its mailbox has no room for the overflow the message needs: through the inbox.
+                m = eagerMessage(me, m, context, source, tag, buffer, index, items, map, call);
             }
+        } catch (RuntimeException | Error e) {
+            if (inCell) { // the receiver waits for every claimed index: this one carries no message
+                ring.publish(claimed, context, source, tag, MessageRing.NO_MESSAGE, 0, 0, call);
+            }
+            throw e;
+        }
+        if (written) {
             ring.publish(claimed, context, source, tag, Message.kindOf(type), items, items * type.size(), call);
             if (m != null) {
                 me.endpoint().recycler().keep(m);
             }
         } else {
-            if (!ready) { // another thread of this rank filled the ring since
-                m = eagerMessage(me, m, context, source, tag, buffer, index, items, map, call);
-            }
             m.takesIndex(ring, claimed);
             dest.endpoint().mailbox().deliver(m);
         }

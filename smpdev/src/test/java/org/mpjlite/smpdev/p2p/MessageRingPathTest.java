@@ -341,6 +341,60 @@ class MessageRingPathTest {
         assertArrayEquals(past, claimedInto);
     }
 
+    /**
+     * Three senders stream windows of the longest ring messages to one rank before it posts a
+     * receive: two rings' overflows take the mailbox's whole budget
+     * ({@link MessageRing#OVERFLOW_BUDGET_BYTES}) but for a cell's worth, so the third sender's
+     * messages, past the first, find no room for an overflow and go through the inbox with their
+     * indices. Every message arrives, whole, in each sender's order.
+     */
+    @Test
+    void streamsPastTheOverflowBudgetGoThroughTheInbox() {
+        Job four = Job.create(JobConfig.builder().ranks(4).matching(MatchingKind.LOCK_FREE).build());
+        Rank to = four.rank(1);
+        int[] senders = {0, 2, 3};
+        int width = MessageRing.DATA_BYTES / Integer.BYTES;
+        int window = 64;
+        assertEquals(MessageRing.OVERFLOW_BUDGET_BYTES, 2 * window * MessageRing.DATA_BYTES,
+            "two windows of the longest messages fill the budget");
+        for (int from : senders) {
+            for (int i = 0; i < window; i++) {
+                int[] data = new int[width];
+                java.util.Arrays.fill(data, from * 1000 + i);
+                PointToPoint.isend(four.rank(from), to, CONTEXT, from, TAG, data, 0, width, BasicType.INT,
+                    SendMode.STANDARD, CALL);
+            }
+        }
+        MessageRing last = four.rank(3).endpoint().rings().to(to);
+        assertNotNull(last, "the third stream opened a ring too");
+        // The first stream's first message went through the inbox, before its ring opened; the
+        // others found the inbox busy and opened theirs at once.
+        long inCells = four.rank(0).endpoint().rings().to(to).nextIndex()
+            + four.rank(2).endpoint().rings().to(to).nextIndex();
+        assertEquals(2 * window - 1, inCells);
+        long room = (MessageRing.OVERFLOW_BUDGET_BYTES - inCells * MessageRing.DATA_BYTES) / MessageRing.DATA_BYTES;
+        int overflows = 0;
+        for (long index = 0; index < last.nextIndex(); index++) {
+            overflows += last.overflow(index) == null ? 0 : 1;
+        }
+        assertEquals(window, last.nextIndex(), "every message of the third stream took an index");
+        assertEquals(room, overflows, "the third ring's overflows: what the first two left of the budget");
+        for (int from : senders) {
+            for (int i = 0; i < window; i++) {
+                int[] got = new int[width];
+                RecvRequest r = PointToPoint.irecv(to, CONTEXT, from, TAG, got, 0, width, BasicType.INT, CALL);
+                r.await(CALL);
+                assertEquals(width, r.statusCount());
+                int expected = from * 1000 + i;
+                for (int v : got) {
+                    assertEquals(expected, v, "from rank " + from + ", message " + i);
+                }
+            }
+            assertTrue(four.rank(from).endpoint().rings().to(to).isDrained());
+        }
+        assertTrue(to.endpoint().mailbox().unexpectedSnapshot().isEmpty());
+    }
+
     /** Errors on the ring path are those of the inbox path: truncation keeps the part that fits. */
     @Test
     void truncationAndTypeMismatchAreReported() {
