@@ -52,7 +52,7 @@ public final class MessageRing extends MessageRingOwnerPadding {
      * The most bytes of data a message in a ring carries: {@link #CELL_BYTES} in its cell, the rest
      * in its spill or its overflow. Up to 4 KB (Open MPI's eager limit in shared memory) a stream's
      * two copies through the ring cost less than the inbox's message object, queue slot and pooled
-     * buffer: a device stream of 2 and 4 KB messages took 0.36-0.47x the time, and one of 8 KB
+     * buffer: a device stream of 2 and 4 KB messages took 0.35-0.41x the time, and one of 8 KB
      * 0.70x, where an overflow per cell would cost half a megabyte per ring.
      */
     public static final int DATA_BYTES = 4096;

@@ -54,7 +54,8 @@ public final class Endpoint {
         this.rank = rank;
         this.transfer = transfer;
         this.mailbox = locked ? new LockedMailbox<>(transfer)
-            : new LockFreeMailbox<>(transfer, (ring, index) -> Message.fromRing(recycler(), rank.job().buffers(), ring, index));
+            : new LockFreeMailbox<>(transfer,
+                (ring, index) -> Message.fromRing(recycler(), rank.job().buffers(), ring, index));
         this.completedSend = SendRequest.completed(rank);
         // Made last, so that it is not allocated next to this object: the recycler is written at
         // every receive, and senders read this object's mailbox field. A collection that moves
