@@ -119,15 +119,7 @@ public final class BufferFactory
         else
         {
             final int level = levelOf(capacityBytes);
-            Buffer cached = null;
-            if (level < cachedLevels)
-            {
-                cached = threadCaches.get().poll(level);
-                if (cached == null)
-                {
-                    cached = depot.poll(level);
-                }
-            }
+            final Buffer cached = level < cachedLevels ? cached(level) : null;
             buffer = cached != null ? cached : pool.allocate(level);
         }
         buffer.activate(capacityBytes);
@@ -167,6 +159,16 @@ public final class BufferFactory
         {
             threadCaches.get().drainTo(pool);
         }
+    }
+
+    /**
+     * @return a freed buffer of a cached size class: this thread's own, else one parked in the depot; {@code null} if
+     * neither has one.
+     */
+    private Buffer cached(final int level)
+    {
+        final Buffer own = threadCaches.get().poll(level);
+        return own != null ? own : depot.poll(level);
     }
 
     /**

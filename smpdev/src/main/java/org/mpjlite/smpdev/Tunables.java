@@ -68,7 +68,7 @@ public final class Tunables {
      * left a stream of 512 B or 1 KB at 0.84-0.88x the rate through the API, and one of 2 or 4 KB
      * took 0.99-1.06x the time per message on the device.
      */
-    public static final int RING_HABIT_BYTES = MessageRing.CELL_BYTES + MessageRing.SPILL_BYTES;
+    public static final int RING_OPENING_BYTES = MessageRing.CELL_BYTES + MessageRing.SPILL_BYTES;
 
     /**
      * The least size of a message's own copy array (see {@link #SMALL_COPY_BYTES}): one cache line,

@@ -24,11 +24,7 @@ public final class Stash {
     public static mpjbuf.Buffer fill(BufferFactory pool, Object src, int index, int n, BasicType type) {
         mpjbuf.Buffer b = pool.getBuffer(mpjbuf.Buffer.sectionBytes(type.bufType(), n));
         b.putSectionHeader(type.bufType());
-        if (src instanceof Buffer) {
-            write(b, Copier.view((Buffer) src, type), index, n, type);
-        } else {
-            write(b, src, index, n);
-        }
+        put(b, src, index, n, type);
         b.commit();
         return b;
     }

@@ -55,8 +55,7 @@ final class CellData {
         if (rest == 0) {
             return;
         }
-        Object from = fitsSpill(rest, type) ? ring.spill(cell) : ring.overflow(cell);
-        Copier.copy(from, 0, buffer, index + inCell, rest, type);
+        Copier.copy(restOf(ring, cell, rest, type), 0, buffer, index + inCell, rest, type);
     }
 
     /**
@@ -66,8 +65,12 @@ final class CellData {
     static mpjbuf.Buffer stash(BufferFactory pool, MessageRing ring, long cell, int n, BasicType type) {
         int inCell = inCell(n, type);
         int rest = n - inCell;
-        Object from = rest == 0 ? null : fitsSpill(rest, type) ? ring.spill(cell) : ring.overflow(cell);
-        return Stash.fill(pool, ring.data(cell), inCell, from, rest, type);
+        return Stash.fill(pool, ring.data(cell), inCell, rest == 0 ? null : restOf(ring, cell, rest, type), rest, type);
+    }
+
+    /** The owner: where the {@code rest} elements of a message past its cell are, its spill or its overflow. */
+    private static Object restOf(MessageRing ring, long cell, int rest, BasicType type) {
+        return fitsSpill(rest, type) ? ring.spill(cell) : ring.overflow(cell);
     }
 
     /**

@@ -112,6 +112,24 @@ public final class Message extends SentEnvelope {
     }
 
     /**
+     * Carries a copy of the message's elements (contiguous, of one basic type) from {@code index} of
+     * the sender's array or NIO buffer: in its own array ({@link #inlineCopy}) up to
+     * {@link Tunables#SMALL_COPY_BYTES}, else in a buffer of {@code pool}.
+     */
+    void eagerCopy(BufferFactory pool, Object buffer, int index) {
+        if (inOwnArray()) {
+            inlineCopy(buffer, index, count);
+        } else {
+            stash = Stash.fill(pool, buffer, index, count, type);
+        }
+    }
+
+    /** Whether an eager copy of this message goes into its own array rather than a pooled buffer. */
+    private boolean inOwnArray() {
+        return bytes() <= Tunables.SMALL_COPY_BYTES;
+    }
+
+    /**
      * The message's own array for {@code n} elements of its type: the one it has if large enough,
      * else the one it had for the type if that is, else a new one.
      */
@@ -160,7 +178,7 @@ public final class Message extends SentEnvelope {
         int count = ring.count(index);
         Message m = recycler.message(ring.context(index), ring.source(index), ring.tag(index), TypeMap.of(type), count,
             (String) ring.note(index));
-        if ((long) count * type.size() <= Tunables.SMALL_COPY_BYTES) {
+        if (m.inOwnArray()) {
             CellData.read(ring, index, m.inlineArray(count), 0, count, type);
             m.pointAt(m.inline, 0);
         } else {

@@ -52,12 +52,12 @@ final class OutgoingRings {
 
     /**
      * A message of {@code bytes} that a ring could carry claimed a posted receive of {@code dest}:
-     * for one of up to {@link Tunables#RING_HABIT_BYTES}, the count of those that found none
+     * for one of up to {@link Tunables#RING_OPENING_BYTES}, the count of those that found none
      * restarts; a longer one counts nothing.
      */
     void claimed(Rank dest, long bytes) {
         int c = dest.id() & (COUNTS - 1);
-        if (bytes <= Tunables.RING_HABIT_BYTES && unclaimed[c] != 0) {
+        if (bytes <= Tunables.RING_OPENING_BYTES && unclaimed[c] != 0) {
             unclaimed[c] = 0;
         }
     }
@@ -65,12 +65,12 @@ final class OutgoingRings {
     /**
      * A message of {@code bytes} that a ring could carry, to {@code dest} with no ring, found no
      * receive to claim: the ring to it (opened now, {@link #open}) if this makes
-     * {@link Tunables#RING_AFTER_UNCLAIMED} in a row of up to {@link Tunables#RING_HABIT_BYTES}, or
+     * {@link Tunables#RING_AFTER_UNCLAIMED} in a row of up to {@link Tunables#RING_OPENING_BYTES}, or
      * for a longer message if {@code dest}'s inbox holds messages (a stream: a ping-pong's message
      * that arrived before its receive finds it empty); else null.
      */
     MessageRing unclaimed(Rank dest, long bytes) {
-        if (bytes > Tunables.RING_HABIT_BYTES) {
+        if (bytes > Tunables.RING_OPENING_BYTES) {
             return dest.endpoint().mailbox().inboxBusy() ? open(dest) : null;
         }
         int c = dest.id() & (COUNTS - 1);

@@ -27,7 +27,7 @@ import org.mpjlite.smpdev.diag.CallSite;
  * (lock-free mailbox only), which the receiver reads when it matches: the cell's line crosses (and
  * the spill's or overflow's, for a message longer than the cell's own data) and nothing is
  * allocated. A ring is opened for a stream: once {@link Tunables#RING_AFTER_UNCLAIMED} messages of
- * up to {@link Tunables#RING_HABIT_BYTES} in a row found no receive to claim, or by a longer
+ * up to {@link Tunables#RING_OPENING_BYTES} in a row found no receive to claim, or by a longer
  * message that finds the receiver's inbox still holding messages (a ping-pong's message that
  * arrived before its receive finds it empty, and opens none). Once a sender has a ring to a
  * receiver, all its messages there keep the ring's order, and it claims posted receives only while
@@ -157,7 +157,7 @@ public final class PointToPoint {
             request = me.endpoint().completedSend();
         } else if (mode != SendMode.SYNCHRONOUS && bytes <= me.job().config().eagerThreshold()) {
             if (!gathered) {
-                copyEager(me, m, buffer, index);
+                m.eagerCopy(me.job().buffers(), buffer, index);
             }
             request = me.endpoint().completedSend();
         } else {
@@ -241,20 +241,8 @@ public final class PointToPoint {
         if (m == null) {
             m = me.endpoint().recycler().message(context, source, tag, map, items, call);
         }
-        copyEager(me, m, buffer, index);
+        m.eagerCopy(me.job().buffers(), buffer, index);
         return m;
-    }
-
-    /**
-     * Gives an eager message of contiguous data its copy: in its own reused array up to
-     * {@link Tunables#SMALL_COPY_BYTES}, else in a pooled buffer.
-     */
-    private static void copyEager(Rank me, Message m, Object buffer, int index) {
-        if (m.bytes() <= Tunables.SMALL_COPY_BYTES) {
-            m.inlineCopy(buffer, index, m.count);
-        } else {
-            m.stash = Stash.fill(me.job().buffers(), buffer, index, m.count, m.type);
-        }
     }
 
     /**

@@ -93,14 +93,14 @@ class MessageRingPathTest {
     }
 
     /**
-     * Messages longer than {@link Tunables#RING_HABIT_BYTES} that arrive before their receives, each
+     * Messages longer than {@link Tunables#RING_OPENING_BYTES} that arrive before their receives, each
      * received before the next is sent (a ping-pong's replies), open no ring, however many in a
      * row; a stream of them opens one at its second message, the first still in the inbox, and
      * the rest take cells.
      */
     @Test
     void longerMessagesOpenARingOnlyInAStream() {
-        int[] longer = new int[Tunables.RING_HABIT_BYTES / 4 + 1];
+        int[] longer = new int[Tunables.RING_OPENING_BYTES / 4 + 1];
         for (int round = 0; round < 3 * Tunables.RING_AFTER_UNCLAIMED; round++) {
             longer[0] = round;
             send(sender, longer, TAG, SendMode.STANDARD); // arrives first
