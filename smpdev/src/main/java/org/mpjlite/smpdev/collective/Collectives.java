@@ -10,8 +10,9 @@ import org.mpjlite.smpdev.error.ErrorClass;
  * its buffers and the data moves once, straight from where it is to where it goes, each member
  * pulling what it receives (in parallel for blocking calls; large Bcast and Allreduce split the
  * copying and reducing evenly across all members instead). Contributions of at most
- * {@link Tunables#COLLECTIVE_EAGER_BYTES} are first copied into the slot, so the member need not wait for the others
- * to finish reading; larger ones are read in place and their owner waits until everyone has, unless
+ * {@link Tunables#COLLECTIVE_EAGER_BYTES} (a Bcast's message: {@link Tunables#PARKED_BCAST_EAGER_BYTES}
+ * when ranks park) are first copied into the slot, so the member need not wait for the others to
+ * finish reading; larger ones are read in place and their owner waits until everyone has, unless
  * they share storage with the member's receive buffer (mpiJava programs pass one array as both), in
  * which case they are copied too ({@link Part#unalias}).
  *
@@ -37,6 +38,17 @@ public final class Collectives {
     /** True when a collective of {@code units} per contribution copies them (blocking calls only). */
     private static boolean eager(long units, BasicType type, CollectiveRequest request) {
         return request == null && units * type.size() <= Tunables.COLLECTIVE_EAGER_BYTES;
+    }
+
+    /**
+     * Whether a Bcast's message is copied into the slot ({@link #eager}): up to
+     * {@link Tunables#COLLECTIVE_EAGER_BYTES}, or {@link Tunables#PARKED_BCAST_EAGER_BYTES} in a team
+     * whose ranks park (not a large one), where a Bcast that waits for every member costs every
+     * member a wake-up by the others.
+     */
+    private static boolean eagerBcast(Team t, long units, BasicType type, CollectiveRequest request) {
+        return eager(units, type, request) || request == null && t.parks() && !t.isLarge()
+            && units * type.size() <= Tunables.PARKED_BCAST_EAGER_BYTES;
     }
 
     /*
@@ -88,7 +100,7 @@ public final class Collectives {
             t.bcastInLines(s, me, buf, index, units, type, root, call);
             return;
         }
-        boolean eager = eager(units, type, request);
+        boolean eager = eagerBcast(t, units, type, request);
         if (me == root) {
             p.send = buf;
             p.sendIndex = index;

@@ -49,7 +49,8 @@ import org.mpjlite.smpdev.wait.WaitStrategy;
  *       ({@link EpochLines#fitsReduce}) carries each member's contribution in its line
  *       ({@link #reduceInLines}); every other arrival marks the member's line with its epoch. After
  *       a member's first Bcast on the team, it leaves the next blocking ones of up to
- *       {@link Tunables#COLLECTIVE_EAGER_BYTES} as soon as it has the root's message, the root at
+ *       {@link Tunables#COLLECTIVE_EAGER_BYTES} (when ranks park,
+ *       {@link Tunables#PARKED_BCAST_EAGER_BYTES}) as soon as it has the root's message, the root at
  *       once, and compares everyone's call later ({@link #bcastEarly},
  *       {@link #bcastEarlyFromSlot}, {@link #settleThrough}); after its first Reduce, a member
  *       other than the root leaves the next small ones as soon as it has given its contribution
@@ -541,7 +542,8 @@ public final class Team {
 
     /**
      * Member {@code me}'s side of a blocking Bcast whose message the root copied into its part (at
-     * most {@link Tunables#COLLECTIVE_EAGER_BYTES}, too large for a line), after its first Bcast on
+     * most {@link Tunables#COLLECTIVE_EAGER_BYTES}, or {@link Tunables#PARKED_BCAST_EAGER_BYTES} when
+     * ranks park, too large for a line), after its first Bcast on
      * the team ({@link #leavesBcastEarly}): as {@link #bcastEarly}, except that the root's arrival
      * (its line marked with the phase) says that its part is ready, members compare their part
      * with the root's, and {@code copy} copies the message from the root's part. The root's part
@@ -558,6 +560,11 @@ public final class Team {
         }
         p.recv = null;
         endEarly(me, epoch);
+    }
+
+    /** True when the members' waits park at once or after yielding, never spinning (more ranks than cores). */
+    boolean parks() {
+        return parks;
     }
 
     /** True when member {@code me}'s next Bcast on the team leaves early ({@link #bcastEarly}). */
