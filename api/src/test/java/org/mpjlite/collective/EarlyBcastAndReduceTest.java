@@ -145,7 +145,8 @@ class EarlyBcastAndReduceTest {
      * {@link Tunables#PARKED_BCAST_EAGER_BYTES} leaves early too: the root returns from the lines'
      * phases less one Bcasts of 8 and 32 KB (from arrays and from a direct {@code DoubleBuffer})
      * before the slow rank calls the first, and every element arrives. A Bcast one element longer
-     * than the limit still waits for every rank, reads the root's buffer in place, and delivers it.
+     * than the limit, from another root, takes the path that reads the root's buffer in place, and
+     * every element of it arrives too.
      */
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {2, 3, 4, 7})
