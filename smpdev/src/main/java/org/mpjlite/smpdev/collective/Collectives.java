@@ -40,17 +40,6 @@ public final class Collectives {
         return request == null && units * type.size() <= Tunables.COLLECTIVE_EAGER_BYTES;
     }
 
-    /**
-     * Whether a Bcast's message is copied into the slot ({@link #eager}): up to
-     * {@link Tunables#COLLECTIVE_EAGER_BYTES}, or {@link Tunables#PARKED_BCAST_EAGER_BYTES} in a team
-     * whose ranks park (not a large one), where a Bcast that waits for every member costs every
-     * member a wake-up by the others.
-     */
-    private static boolean eagerBcast(Team t, long units, BasicType type, CollectiveRequest request) {
-        return eager(units, type, request) || request == null && t.parks() && !t.isLarge()
-            && units * type.size() <= Tunables.PARKED_BCAST_EAGER_BYTES;
-    }
-
     /*
      * The kernels of small Bcast, Reduce and Allreduce read the call from the member's signed part
      * (root, units, type, operation: the same on every member once the parts matched) rather than
@@ -100,7 +89,7 @@ public final class Collectives {
             t.bcastInLines(s, me, buf, index, units, type, root, call);
             return;
         }
-        boolean eager = eagerBcast(t, units, type, request);
+        boolean eager = request == null && (long) units * type.size() <= t.eagerBcastBytes();
         if (me == root) {
             p.send = buf;
             p.sendIndex = index;

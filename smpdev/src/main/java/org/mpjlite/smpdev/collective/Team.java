@@ -542,9 +542,8 @@ public final class Team {
 
     /**
      * Member {@code me}'s side of a blocking Bcast whose message the root copied into its part (at
-     * most {@link Tunables#COLLECTIVE_EAGER_BYTES}, or {@link Tunables#PARKED_BCAST_EAGER_BYTES} when
-     * ranks park, too large for a line), after its first Bcast on
-     * the team ({@link #leavesBcastEarly}): as {@link #bcastEarly}, except that the root's arrival
+     * most {@link #eagerBcastBytes}, too large for a line), after its first Bcast on the team
+     * ({@link #leavesBcastEarly}): as {@link #bcastEarly}, except that the root's arrival
      * (its line marked with the phase) says that its part is ready, members compare their part
      * with the root's, and {@code copy} copies the message from the root's part. The root's part
      * keeps the message until the root enters the slot again, once every member has left it.
@@ -562,9 +561,14 @@ public final class Team {
         endEarly(me, epoch);
     }
 
-    /** True when the members' waits park at once or after yielding, never spinning (more ranks than cores). */
-    boolean parks() {
-        return parks;
+    /**
+     * Largest message (bytes) of a blocking Bcast copied into the slot:
+     * {@link Tunables#PARKED_BCAST_EAGER_BYTES} when the members park (not in a large team, whose
+     * Bcasts keep the split copy), where a Bcast that waits for every member costs every member a
+     * wake-up by the others; else {@link Tunables#COLLECTIVE_EAGER_BYTES}, as any contribution.
+     */
+    int eagerBcastBytes() {
+        return parks && !isLarge() ? Tunables.PARKED_BCAST_EAGER_BYTES : Tunables.COLLECTIVE_EAGER_BYTES;
     }
 
     /** True when member {@code me}'s next Bcast on the team leaves early ({@link #bcastEarly}). */
