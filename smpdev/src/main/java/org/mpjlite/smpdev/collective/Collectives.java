@@ -100,9 +100,14 @@ public final class Collectives {
             p.recv = buf;
             p.recvIndex = index;
         }
-        if (eager && t.leavesBcastEarly(me)) {
-            t.bcastEarlyFromSlot(s, me, root, EAGER_BCAST, call);
-            return;
+        if (request == null && t.leavesBcastEarly(me)) {
+            if (eager) {
+                t.bcastEarlyFromSlot(s, me, root, EAGER_BCAST, call);
+                return;
+            } else if (t.pullsBcasts()) {
+                t.bcastPulled(s, me, root, EAGER_BCAST, call);
+                return;
+            }
         }
         int n = t.size();
         Kernel kernel = eager ? EAGER_BCAST : (slot, m) -> {

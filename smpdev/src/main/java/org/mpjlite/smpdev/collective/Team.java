@@ -562,6 +562,61 @@ public final class Team {
     }
 
     /**
+     * Member {@code me}'s side of a blocking Bcast too large for the slot, read in place from the
+     * root's buffer, when ranks park ({@link #pullsBcasts}), after its first Bcast on the team
+     * ({@link #leavesBcastEarly}). A member other than the root waits for the root's arrival
+     * alone (its line marked with the phase), compares its part with the root's, copies the whole
+     * message with {@code copy}, and only then arrives, leaving early (settled later, as
+     * {@link #bcastEarly}). The root arrives, wakes the members waiting for it and waits until
+     * every member has arrived, so that nobody reads its buffer once it returns; it then compares
+     * every part and leaves. So a member waits for one wake-up, the root's, where the split copy
+     * waits for every member's twice.
+     */
+    void bcastPulled(Slot s, int me, int root, Kernel copy, String call) {
+        if (me == root) {
+            long epoch = lpEpoch(me) + 1;
+            settleThrough(me, epoch - lines.phases() + 1, call);
+            Part p = s.parts[me];
+            p.blocking = true;
+            lines.mark(me, epoch);
+            arriveAt(me, epoch);
+            ringAfterRootLine(s, root);
+            awaitAll(me, epoch, null, call);
+            passed(me, epoch);
+            int other = firstMismatch(s.parts);
+            if (other >= 0) {
+                throw mismatch(s, me, other, call);
+            }
+            p.clear();
+            leave(me, call);
+            return;
+        }
+        long epoch = markEarly(s, me, call);
+        if (EpochLines.epochOf(lines.lvHeader(root, epoch)) < epoch) {
+            await(me, rootLine(me, epoch, root), call);
+        }
+        ringChildren(s, me);
+        boolean differs = mismatch(s.parts, root, me) != 0;
+        if (!differs) {
+            copy.run(s, me);
+        }
+        arriveAt(me, epoch);
+        if (awaitingAll.get() != 0 && reached(epoch)) {
+            wakeAll();
+        }
+        if (differs) {
+            throw differsFromRoot(s, me, epoch, call);
+        }
+        s.parts[me].recv = null;
+        endEarly(me, epoch);
+    }
+
+    /** True when blocking Bcasts too large for the slot are read in place by each member ({@link #bcastPulled}). */
+    boolean pullsBcasts() {
+        return parks && !isLarge();
+    }
+
+    /**
      * Largest message (bytes) of a blocking Bcast copied into the slot:
      * {@link Tunables#PARKED_BCAST_EAGER_BYTES} when the members park (not in a large team, whose
      * Bcasts keep the split copy), where a Bcast that waits for every member costs every member a

@@ -1,0 +1,212 @@
+package org.mpjlite.collective;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.IntBuffer;
+import java.util.Arrays;
+import java.util.Random;
+import mpi.MPI;
+import mpi.Request;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.mpjlite.JobFailedException;
+import org.mpjlite.p2p.Jobs;
+import org.mpjlite.smpdev.DeadlockException;
+import org.mpjlite.smpdev.Tunables;
+import org.mpjlite.smpdev.wait.WaitMode;
+
+/**
+ * When ranks park, a blocking Bcast too large for the slot (past
+ * {@link Tunables#PARKED_BCAST_EAGER_BYTES}), after the first on a communicator, is read in place:
+ * every member copies the whole message from the root's buffer and leaves, and the root returns
+ * once every member has copied. The data must be exactly the root's whatever the root does with its
+ * buffer after it returns, whatever the calls around it, and a call that differs must still end the
+ * job with the report. The wait mode is forced, whatever the machine.
+ */
+class ParkedRanksPullLargeBcastsTest {
+    private static final int PAST_LIMIT = Tunables.PARKED_BCAST_EAGER_BYTES / Integer.BYTES + 1;
+
+    private static void assertPattern(int[] v, int length, int seed, String what) {
+        for (int e = 0; e < length; e++) {
+            if (v[e] != seed + e) {
+                assertEquals(seed + e, v[e], what + ", element " + e);
+            }
+        }
+    }
+
+    /**
+     * Bcasts of 32 KB + 4 B to 1 MB back to back, the root changing and ranks pausing at random,
+     * between small Bcasts that leave early, early Reduces and non-blocking collectives, so that
+     * members run ahead of a root still waiting for the slowest: every element exact.
+     */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 4, 7})
+    void backToBackLargeBcastsStayExactBetweenOtherCollectives(int ranks) {
+        int[] lengths = {PAST_LIMIT, 16 * 1024, 64 * 1024, 256 * 1024};
+        Jobs.options().ranks(ranks).waitMode(WaitMode.PARK).run(() -> {
+            MPI.Init(new String[0]);
+            int me = MPI.COMM_WORLD.Rank();
+            Random pauses = new Random(me);
+            int[] v = new int[256 * 1024];
+            for (int i = 0; i < 120; i++) {
+                int root = i / 3 % ranks;
+                if (pauses.nextInt(10) == 0) {
+                    Thread.sleep(0, 300_000);
+                }
+                int length = lengths[i % lengths.length];
+                Arrays.fill(v, 0, length, -1);
+                if (me == root) {
+                    for (int e = 0; e < length; e++) {
+                        v[e] = 97 * i + e;
+                    }
+                }
+                MPI.COMM_WORLD.Bcast(v, 0, length, MPI.INT, root);
+                assertPattern(v, length, 97 * i, "Bcast " + i + " of " + length + " ints from rank " + root);
+                long[] small = {me == root ? i : -1};
+                MPI.COMM_WORLD.Bcast(small, 0, 1, MPI.LONG, (root + 1) % ranks);
+                if (i % 4 == 1) {
+                    Request r = MPI.COMM_WORLD.iBarrier();
+                    long[] in = {me + i};
+                    long[] out = {-1};
+                    MPI.COMM_WORLD.Reduce(in, 0, out, 0, 1, MPI.LONG, MPI.SUM, root);
+                    if (me == root) {
+                        assertEquals((long) ranks * (ranks - 1) / 2 + (long) ranks * i, out[0], "Reduce " + i);
+                    }
+                    r.Wait();
+                }
+            }
+            MPI.Finalize();
+            return null;
+        });
+    }
+
+    /**
+     * A member that calls the Bcast late, and a root that overwrites its buffer the moment it
+     * returns: the root must not return before every member has copied, so every member gets the
+     * message as it was at the call, from arrays and from a direct buffer.
+     */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 5})
+    void theRootReturnsOnlyOnceEveryMemberHasCopied(int ranks) {
+        int length = 64 * 1024;
+        Jobs.options().ranks(ranks).waitMode(WaitMode.PARK).run(() -> {
+            MPI.Init(new String[0]);
+            int me = MPI.COMM_WORLD.Rank();
+            int[] first = new int[length];
+            MPI.COMM_WORLD.Bcast(first, 0, length, MPI.INT, 0); // the first Bcast waits for every rank
+            IntBuffer direct = MPI.newIntBuffer(length);
+            for (int i = 0; i < 2 * ranks; i++) {
+                int root = i % ranks;
+                int late = (root + 1 + i / ranks) % ranks;
+                if (me == late) {
+                    Thread.sleep(20);
+                }
+                if (i % 2 == 0) {
+                    int[] v = new int[length];
+                    for (int e = 0; e < length; e++) {
+                        v[e] = me == root ? 31 * i + e : -1;
+                    }
+                    MPI.COMM_WORLD.Bcast(v, 0, length, MPI.INT, root);
+                    if (me == root) {
+                        Arrays.fill(v, -7);
+                    } else {
+                        assertPattern(v, length, 31 * i, "Bcast " + i + " from rank " + root + " on rank " + me);
+                    }
+                } else {
+                    for (int e = 0; e < length; e++) {
+                        direct.put(e, me == root ? 31 * i + e : -1);
+                    }
+                    MPI.COMM_WORLD.bcast(direct, length, MPI.INT, root);
+                    for (int e = 0; e < length; e++) {
+                        if (me == root) {
+                            direct.put(e, -7);
+                        } else if (direct.get(e) != 31 * i + e) {
+                            assertEquals(31 * i + e, direct.get(e), "Bcast " + i + " from rank " + root
+                                + " on rank " + me + ", element " + e);
+                        }
+                    }
+                }
+            }
+            MPI.Finalize();
+            return null;
+        });
+    }
+
+    /**
+     * A later large Bcast whose count differs on the last rank (one element more than the others'):
+     * the job ends with the report, and no rank reads past the root's message.
+     */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 8})
+    void aCountThatDiffersEndsTheJob(int ranks) {
+        int last = ranks - 1;
+        int count = 64 * 1024;
+        JobFailedException e = assertThrows(JobFailedException.class, () -> Jobs.options().ranks(ranks)
+            .waitMode(WaitMode.PARK).run(() -> {
+                MPI.Init(new String[0]);
+                int[] buf = new int[count + 1];
+                MPI.COMM_WORLD.Bcast(buf, 0, count, MPI.INT, 0);
+                boolean odd = MPI.COMM_WORLD.Rank() == last;
+                MPI.COMM_WORLD.Bcast(buf, 0, odd ? count + 1 : count, MPI.INT, 0);
+                MPI.COMM_WORLD.Barrier();
+                MPI.Finalize();
+                return 0;
+            }));
+        Jobs.assertMentions(e.getMessage(), "MPI_ERR_COUNT", "collective calls do not match: Bcast(root=0, count="
+            + count + ", MPI.INT)", "does not match Bcast(root=0, count=" + (count + 1) + ", MPI.INT)");
+    }
+
+    /**
+     * A later large Bcast where the last rank names itself the root: two ranks act as the root, both
+     * wait for every rank, and the job ends with the report.
+     */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 8})
+    void aRootThatDiffersEndsTheJob(int ranks) {
+        int last = ranks - 1;
+        int count = 64 * 1024;
+        JobFailedException e = assertThrows(JobFailedException.class, () -> Jobs.options().ranks(ranks)
+            .waitMode(WaitMode.PARK).run(() -> {
+                MPI.Init(new String[0]);
+                int[] buf = new int[count];
+                MPI.COMM_WORLD.Bcast(buf, 0, count, MPI.INT, 0);
+                boolean odd = MPI.COMM_WORLD.Rank() == last;
+                MPI.COMM_WORLD.Bcast(buf, 0, count, MPI.INT, odd ? last : 0);
+                MPI.COMM_WORLD.Barrier();
+                MPI.Finalize();
+                return 0;
+            }));
+        Jobs.assertMentions(e.getMessage(), "MPI_ERR_ROOT", "collective calls do not match: Bcast(root=0, count="
+            + count + ", MPI.INT)", "does not match Bcast(root=" + last + ", count=" + count + ", MPI.INT)");
+    }
+
+    /**
+     * A later large Bcast the last rank never calls: the root, which waits for every member to copy,
+     * blocks in it, a member that copied and left waits at Finalize, naming the Bcast it returned
+     * from early, and the job ends with the deadlock report.
+     */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3})
+    void aBcastAMemberSkipsIsReportedAsADeadlock(int ranks) {
+        int count = 64 * 1024;
+        int last = ranks - 1;
+        JobFailedException e = assertThrows(JobFailedException.class, () -> Jobs.options().ranks(ranks)
+            .waitMode(WaitMode.PARK).run(() -> {
+                MPI.Init(new String[0]);
+                int[] buf = new int[count];
+                MPI.COMM_WORLD.Bcast(buf, 0, count, MPI.INT, 0);
+                if (MPI.COMM_WORLD.Rank() != last) {
+                    MPI.COMM_WORLD.Bcast(buf, 0, count, MPI.INT, 0);
+                }
+                MPI.Finalize();
+                return 0;
+            }));
+        assertEquals(DeadlockException.EXIT_CODE, e.exitCode(), e.getMessage());
+        Jobs.assertMentions(e.getMessage(), "rank 0: Bcast(", "rank " + last + ": finished");
+        if (ranks > 2) {
+            Jobs.assertMentions(e.getMessage(), "rank 1: Finalize(waits for rank " + last + " of the communicator to"
+                + " call Bcast(root=0, count=" + count + ", MPI.INT), which it returned from early)");
+        }
+    }
+}
