@@ -19,7 +19,6 @@ import org.mpjlite.p2p.Jobs;
 import org.mpjlite.p2p.Jobs.World;
 import org.mpjlite.smpdev.DeadlockException;
 import org.mpjlite.smpdev.Tunables;
-import org.mpjlite.smpdev.wait.WaitMode;
 
 /**
  * A small Bcast after the first on a communicator returns as soon as the rank has its message (the
@@ -138,130 +137,6 @@ class EarlyBcastAndReduceTest {
             MPI.COMM_WORLD.Barrier();
             return null;
         });
-    }
-
-    /**
-     * When ranks park (more ranks than cores; here forced, whatever the machine), a Bcast of up to
-     * {@link Tunables#PARKED_BCAST_EAGER_BYTES} leaves early too: the root returns from the lines'
-     * phases less one Bcasts of 8 and 32 KB (from arrays and from a direct {@code DoubleBuffer})
-     * before the slow rank calls the first, and every element arrives. A Bcast one element longer
-     * than the limit, from another root, takes the path that reads the root's buffer in place, and
-     * every element of it arrives too.
-     */
-    @ParameterizedTest(name = "{0} ranks")
-    @ValueSource(ints = {2, 3, 4, 7})
-    void withRanksThatParkBcastsOfUpTo32KBLeaveEarly(int ranks) {
-        int ahead = Tunables.LINE_PHASES - 1;
-        int most = Tunables.PARKED_BCAST_EAGER_BYTES / Long.BYTES;
-        CountDownLatch rootReturned = new CountDownLatch(1);
-        Jobs.options().ranks(ranks).waitMode(WaitMode.PARK).run(() -> {
-            MPI.Init(new String[0]);
-            int me = MPI.COMM_WORLD.Rank();
-            int slow = ranks - 1;
-            long[] first = new long[1024];
-            java.util.Arrays.fill(first, me == 0 ? 5 : -1);
-            MPI.COMM_WORLD.Bcast(first, 0, first.length, MPI.LONG, 0); // the first Bcast waits for every rank
-            assertEquals(5, first[1023]);
-            if (me == slow) {
-                assertTrue(rootReturned.await(30, TimeUnit.SECONDS), "the root did not return from "
-                    + ahead + " Bcasts of up to " + Tunables.PARKED_BCAST_EAGER_BYTES + " bytes before rank "
-                    + slow + " called them");
-            }
-            java.nio.DoubleBuffer direct = MPI.newDoubleBuffer(most);
-            for (int k = 0; k < ahead; k++) {
-                if (k % 3 == 2) {
-                    for (int i = 0; i < most; i++) {
-                        direct.put(i, me == 0 ? 1000.0 * k + i : -1);
-                    }
-                    MPI.COMM_WORLD.bcast(direct, most, MPI.DOUBLE, 0);
-                    for (int i = 0; i < most; i++) {
-                        assertEquals(1000.0 * k + i, direct.get(i), "Bcast " + k + ", element " + i);
-                    }
-                    continue;
-                }
-                int length = k % 3 == 0 ? 1024 : most; // 8 KB, or the most that leaves early
-                long[] v = new long[length];
-                for (int i = 0; i < length; i++) {
-                    v[i] = me == 0 ? 1000L * k + i : -1;
-                }
-                MPI.COMM_WORLD.Bcast(v, 0, length, MPI.LONG, 0);
-                for (int i = 0; i < length; i++) {
-                    assertEquals(1000L * k + i, v[i], "Bcast " + k + ", element " + i);
-                }
-            }
-            if (me == 0) {
-                rootReturned.countDown();
-            }
-            long[] over = new long[most + 1];
-            for (int i = 0; i < over.length; i++) {
-                over[i] = me == slow ? 7L * i : -1;
-            }
-            MPI.COMM_WORLD.Bcast(over, 0, over.length, MPI.LONG, slow);
-            for (int i = 0; i < over.length; i++) {
-                assertEquals(7L * i, over[i], "element " + i + " of the Bcast past the limit");
-            }
-            MPI.Finalize();
-            return null;
-        });
-    }
-
-    /**
-     * With ranks that park, Bcasts of 4-32 KB back to back, the root changing and ranks pausing at
-     * random, so that roots run ahead and reuse the slots while slower ranks still copy from them:
-     * every element exact.
-     */
-    @ParameterizedTest(name = "{0} ranks")
-    @ValueSource(ints = {3, 4, 8})
-    void withRanksThatParkBackToBackBcastsOfUpTo32KBStayExact(int ranks) {
-        int most = Tunables.PARKED_BCAST_EAGER_BYTES / Integer.BYTES;
-        Jobs.options().ranks(ranks).waitMode(WaitMode.PARK).run(() -> {
-            MPI.Init(new String[0]);
-            int me = MPI.COMM_WORLD.Rank();
-            java.util.Random pauses = new java.util.Random(me);
-            int[] v = new int[most];
-            for (int i = 0; i < 400; i++) {
-                int root = i / 20 % ranks;
-                if (pauses.nextInt(20) == 0) {
-                    Thread.sleep(0, 200_000);
-                }
-                int length = most - i * 37 % (most - 1024); // 4 KB + 4 to 32 KB
-                for (int e = 0; e < length; e++) {
-                    v[e] = me == root ? 31 * i + e : -1;
-                }
-                MPI.COMM_WORLD.Bcast(v, 0, length, MPI.INT, root);
-                for (int e = 0; e < length; e++) {
-                    if (v[e] != 31 * i + e) {
-                        assertEquals(31 * i + e, v[e], "Bcast " + i + " of " + length + " ints, element " + e);
-                    }
-                }
-            }
-            MPI.Finalize();
-            return null;
-        });
-    }
-
-    /**
-     * With ranks that park, a later Bcast whose count differs across the early limit (the last
-     * rank's call one element past it, the others' at it): the job ends with the report.
-     */
-    @ParameterizedTest(name = "{0} ranks")
-    @ValueSource(ints = {2, 3, 8})
-    void withRanksThatParkACountAcrossTheLimitEndsTheJob(int ranks) {
-        int last = ranks - 1;
-        int most = Tunables.PARKED_BCAST_EAGER_BYTES / Integer.BYTES;
-        JobFailedException e = assertThrows(JobFailedException.class, () -> Jobs.options().ranks(ranks)
-            .waitMode(WaitMode.PARK).run(() -> {
-                MPI.Init(new String[0]);
-                int[] buf = new int[most + 1];
-                MPI.COMM_WORLD.Bcast(buf, 0, most, MPI.INT, 0);
-                boolean odd = MPI.COMM_WORLD.Rank() == last;
-                MPI.COMM_WORLD.Bcast(buf, 0, odd ? most + 1 : most, MPI.INT, 0);
-                MPI.COMM_WORLD.Barrier();
-                MPI.Finalize();
-                return 0;
-            }));
-        Jobs.assertMentions(e.getMessage(), "MPI_ERR_COUNT", "collective calls do not match: Bcast(root=0, count="
-            + most + ", MPI.INT)", "does not match Bcast(root=0, count=" + (most + 1) + ", MPI.INT)");
     }
 
     /**

@@ -17,15 +17,16 @@ import org.mpjlite.smpdev.Tunables;
 import org.mpjlite.smpdev.wait.WaitMode;
 
 /**
- * When ranks park, a blocking Bcast too large for the slot (past
- * {@link Tunables#PARKED_BCAST_EAGER_BYTES}), after the first on a communicator, is read in place:
+ * When ranks park, a blocking Bcast too large for the epoch lines (past
+ * {@link Tunables#LINE_BCAST_BYTES}), after the first on a communicator, is read in place:
  * every member copies the whole message from the root's buffer and leaves, and the root returns
  * once every member has copied. The data must be exactly the root's whatever the root does with its
  * buffer after it returns, whatever the calls around it, and a call that differs must still end the
  * job with the report. The wait mode is forced, whatever the machine.
  */
 class ParkedRanksPullLargeBcastsTest {
-    private static final int PAST_LIMIT = Tunables.PARKED_BCAST_EAGER_BYTES / Integer.BYTES + 1;
+    /** The fewest ints past the lines' limit. */
+    private static final int PAST_LINES = Tunables.LINE_BCAST_BYTES / Integer.BYTES + 1;
 
     private static void assertPattern(int[] v, int length, int seed, String what) {
         for (int e = 0; e < length; e++) {
@@ -36,20 +37,20 @@ class ParkedRanksPullLargeBcastsTest {
     }
 
     /**
-     * Bcasts of 32 KB + 4 B to 1 MB back to back, the root changing and ranks pausing at random,
+     * Bcasts of 1 KB + 4 B to 1 MB back to back, the root changing and ranks pausing at random,
      * between small Bcasts that leave early, early Reduces and non-blocking collectives, so that
      * members run ahead of a root still waiting for the slowest: every element exact.
      */
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {2, 3, 4, 7})
     void backToBackLargeBcastsStayExactBetweenOtherCollectives(int ranks) {
-        int[] lengths = {PAST_LIMIT, 16 * 1024, 64 * 1024, 256 * 1024};
+        int[] lengths = {PAST_LINES, 1024 + 1, 8 * 1024, 64 * 1024, 256 * 1024};
         Jobs.options().ranks(ranks).waitMode(WaitMode.PARK).run(() -> {
             MPI.Init(new String[0]);
             int me = MPI.COMM_WORLD.Rank();
             Random pauses = new Random(me);
             int[] v = new int[256 * 1024];
-            for (int i = 0; i < 120; i++) {
+            for (int i = 0; i < 200; i++) {
                 int root = i / 3 % ranks;
                 if (pauses.nextInt(10) == 0) {
                     Thread.sleep(0, 300_000);
@@ -155,6 +156,30 @@ class ParkedRanksPullLargeBcastsTest {
             }));
         Jobs.assertMentions(e.getMessage(), "MPI_ERR_COUNT", "collective calls do not match: Bcast(root=0, count="
             + count + ", MPI.INT)", "does not match Bcast(root=0, count=" + (count + 1) + ", MPI.INT)");
+    }
+
+    /**
+     * A later Bcast whose count differs across the lines' limit (the last rank's call one element
+     * past it, pulled; the others' at it, in the lines): the job ends with the report.
+     */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 8})
+    void aCountAcrossTheLinesLimitEndsTheJob(int ranks) {
+        int last = ranks - 1;
+        int most = PAST_LINES - 1;
+        JobFailedException e = assertThrows(JobFailedException.class, () -> Jobs.options().ranks(ranks)
+            .waitMode(WaitMode.PARK).run(() -> {
+                MPI.Init(new String[0]);
+                int[] buf = new int[most + 1];
+                MPI.COMM_WORLD.Bcast(buf, 0, most, MPI.INT, 0);
+                boolean odd = MPI.COMM_WORLD.Rank() == last;
+                MPI.COMM_WORLD.Bcast(buf, 0, odd ? most + 1 : most, MPI.INT, 0);
+                MPI.COMM_WORLD.Barrier();
+                MPI.Finalize();
+                return 0;
+            }));
+        Jobs.assertMentions(e.getMessage(), "MPI_ERR_COUNT", "collective calls do not match: Bcast(root=0, count="
+            + most + ", MPI.INT)", "does not match Bcast(root=0, count=" + (most + 1) + ", MPI.INT)");
     }
 
     /**

@@ -115,19 +115,6 @@ public final class Tunables {
     public static final int COLLECTIVE_EAGER_BYTES = 4096;
 
     /**
-     * Largest message (bytes) of a blocking Bcast copied into the slot, as
-     * {@link #COLLECTIVE_EAGER_BYTES}, when the team's ranks park (more ranks than cores): so that
-     * after the first Bcast on the team the root returns at once and every other member once it has
-     * copied the message, instead of every member waiting for every other to be woken twice (once
-     * to arrive, once to have read the root's buffer in place). 4 ranks on 2 cores, 16 and 32 KB:
-     * OMB's time per call 0.43-0.55x and the round with the Barrier after it 0.69-0.77x that of the
-     * Bcast read in place; at 64 KB the root's extra copy made the round 1.15x as long. The root's
-     * part keeps its copy's array for the slot's next use: up to this much per slot at a rank that
-     * roots such Bcasts.
-     */
-    public static final int PARKED_BCAST_EAGER_BYTES = 32 * 1024;
-
-    /**
      * Largest contribution (bytes) of a blocking Allreduce carried in the members' epoch lines
      * (no slot, one cache line from each member to each other): a 64-byte cache line less the
      * line's 8-byte header. Fixed by the line size, not measured.

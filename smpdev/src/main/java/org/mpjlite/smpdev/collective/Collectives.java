@@ -10,11 +10,13 @@ import org.mpjlite.smpdev.error.ErrorClass;
  * its buffers and the data moves once, straight from where it is to where it goes, each member
  * pulling what it receives (in parallel for blocking calls; large Bcast and Allreduce split the
  * copying and reducing evenly across all members instead). Contributions of at most
- * {@link Tunables#COLLECTIVE_EAGER_BYTES} (a Bcast's message: {@link Tunables#PARKED_BCAST_EAGER_BYTES}
- * when ranks park) are first copied into the slot, so the member need not wait for the others to
- * finish reading; larger ones are read in place and their owner waits until everyone has, unless
- * they share storage with the member's receive buffer (mpiJava programs pass one array as both), in
- * which case they are copied too ({@link Part#unalias}).
+ * {@link Tunables#COLLECTIVE_EAGER_BYTES} are first copied into the slot, so the member need not
+ * wait for the others to finish reading; larger ones are read in place and their owner waits until
+ * everyone has, unless they share storage with the member's receive buffer (mpiJava programs pass
+ * one array as both), in which case they are copied too ({@link Part#unalias}). When ranks park, a
+ * later blocking Bcast too large for the epoch lines is neither copied into the slot nor split: each
+ * member copies the whole message from the root's buffer and leaves, and only the root waits for
+ * everyone ({@link Team#bcastPulled}).
  *
  * <p>Each method runs member {@code me}'s side of one collective; every member of the team calls
  * the same method with matching arguments, or every member fails with an error that says how the
@@ -46,8 +48,11 @@ public final class Collectives {
      * capturing it, so that they are constants and a call allocates no kernel.
      */
 
-    /** Bcast, contribution copied into the slot: every member but the root copies the root's. */
-    private static final Kernel EAGER_BCAST = (slot, m) -> {
+    /**
+     * Bcast, the whole message from the root's part (its copy in the slot, or when pulled its
+     * buffer): every member but the root copies it.
+     */
+    private static final Kernel WHOLE_BCAST = (slot, m) -> {
         Part dst = slot.parts[m];
         if (m != dst.root) {
             Part src = slot.parts[dst.root];
@@ -89,7 +94,9 @@ public final class Collectives {
             t.bcastInLines(s, me, buf, index, units, type, root, call);
             return;
         }
-        boolean eager = request == null && (long) units * type.size() <= t.eagerBcastBytes();
+        boolean early = request == null && t.leavesBcastEarly(me);
+        boolean pulled = early && t.pullsBcasts();
+        boolean eager = request == null && !pulled && (long) units * type.size() <= Tunables.COLLECTIVE_EAGER_BYTES;
         if (me == root) {
             p.send = buf;
             p.sendIndex = index;
@@ -100,17 +107,16 @@ public final class Collectives {
             p.recv = buf;
             p.recvIndex = index;
         }
-        if (request == null && t.leavesBcastEarly(me)) {
-            if (eager) {
-                t.bcastEarlyFromSlot(s, me, root, EAGER_BCAST, call);
-                return;
-            } else if (t.pullsBcasts()) {
-                t.bcastPulled(s, me, root, EAGER_BCAST, call);
-                return;
-            }
+        if (pulled) {
+            t.bcastPulled(s, me, root, WHOLE_BCAST, call);
+            return;
+        }
+        if (early && eager) {
+            t.bcastEarlyFromSlot(s, me, root, WHOLE_BCAST, call);
+            return;
         }
         int n = t.size();
-        Kernel kernel = eager ? EAGER_BCAST : (slot, m) -> {
+        Kernel kernel = eager ? WHOLE_BCAST : (slot, m) -> {
             // Every member, the root too, copies its share of every receiver's buffer: all cores copy.
             int lo = chunk(units, m, n, 1);
             int len = chunk(units, m + 1, n, 1) - lo;

@@ -49,10 +49,11 @@ import org.mpjlite.smpdev.wait.WaitStrategy;
  *       ({@link EpochLines#fitsReduce}) carries each member's contribution in its line
  *       ({@link #reduceInLines}); every other arrival marks the member's line with its epoch. After
  *       a member's first Bcast on the team, it leaves the next blocking ones of up to
- *       {@link Tunables#COLLECTIVE_EAGER_BYTES} (when ranks park,
- *       {@link Tunables#PARKED_BCAST_EAGER_BYTES}) as soon as it has the root's message, the root at
+ *       {@link Tunables#COLLECTIVE_EAGER_BYTES} as soon as it has the root's message, the root at
  *       once, and compares everyone's call later ({@link #bcastEarly},
- *       {@link #bcastEarlyFromSlot}, {@link #settleThrough}); after its first Reduce, a member
+ *       {@link #bcastEarlyFromSlot}, {@link #settleThrough}); when ranks park, every Bcast too
+ *       large for a line leaves that way but for the root, which waits until every member has
+ *       copied the message from its buffer ({@link #bcastPulled}); after its first Reduce, a member
  *       other than the root leaves the next small ones as soon as it has given its contribution
  *       ({@link #reduceEarly}). Such a member runs up to {@link Tunables#LINE_PHASES} less one
  *       collectives ahead of the slowest.</li>
@@ -542,7 +543,7 @@ public final class Team {
 
     /**
      * Member {@code me}'s side of a blocking Bcast whose message the root copied into its part (at
-     * most {@link #eagerBcastBytes}, too large for a line), after its first Bcast on the team
+     * most {@link Tunables#COLLECTIVE_EAGER_BYTES}, too large for a line), after its first Bcast on the team
      * ({@link #leavesBcastEarly}): as {@link #bcastEarly}, except that the root's arrival
      * (its line marked with the phase) says that its part is ready, members compare their part
      * with the root's, and {@code copy} copies the message from the root's part. The root's part
@@ -562,7 +563,7 @@ public final class Team {
     }
 
     /**
-     * Member {@code me}'s side of a blocking Bcast too large for the slot, read in place from the
+     * Member {@code me}'s side of a blocking Bcast too large for a line, read in place from the
      * root's buffer, when ranks park ({@link #pullsBcasts}), after its first Bcast on the team
      * ({@link #leavesBcastEarly}). A member other than the root waits for the root's arrival
      * alone (its line marked with the phase), compares its part with the root's, copies the whole
@@ -570,7 +571,12 @@ public final class Team {
      * {@link #bcastEarly}). The root arrives, wakes the members waiting for it and waits until
      * every member has arrived, so that nobody reads its buffer once it returns; it then compares
      * every part and leaves. So a member waits for one wake-up, the root's, where the split copy
-     * waits for every member's twice.
+     * waits for every member's twice, and the root copies nothing, where a copy into the slot
+     * costs it one.
+     *
+     * <p>The root's wait reads the members' epoch words ({@link Seen#EPOCHS}, as every wait for
+     * all of ranks that park), which a member stores after its copy; its line, which a wait of
+     * ranks that spin would read, it marks before. So ranks that spin do not take this path.
      */
     void bcastPulled(Slot s, int me, int root, Kernel copy, String call) {
         if (me == root) {
@@ -611,19 +617,15 @@ public final class Team {
         endEarly(me, epoch);
     }
 
-    /** True when blocking Bcasts too large for the slot are read in place by each member ({@link #bcastPulled}). */
+    /**
+     * True when blocking Bcasts too large for a line, after a member's first on the team, are read
+     * in place by each member ({@link #bcastPulled}): when the ranks park, where a Bcast that waits
+     * for every member costs every member a wake-up by the others. 4 ranks on 2 cores: OMB's time
+     * per call 0.43-0.86x, and the round with the Barrier after it 0.64-0.98x, that of the Bcast
+     * copied into the slot at 2-32 KB; at 64 KB 0.29x and 0.63x that of the split copy.
+     */
     boolean pullsBcasts() {
         return parks && !isLarge();
-    }
-
-    /**
-     * Largest message (bytes) of a blocking Bcast copied into the slot:
-     * {@link Tunables#PARKED_BCAST_EAGER_BYTES} when the members park (not in a large team, whose
-     * Bcasts keep the split copy), where a Bcast that waits for every member costs every member a
-     * wake-up by the others; else {@link Tunables#COLLECTIVE_EAGER_BYTES}, as any contribution.
-     */
-    int eagerBcastBytes() {
-        return parks && !isLarge() ? Tunables.PARKED_BCAST_EAGER_BYTES : Tunables.COLLECTIVE_EAGER_BYTES;
     }
 
     /** True when member {@code me}'s next Bcast on the team leaves early ({@link #bcastEarly}). */
