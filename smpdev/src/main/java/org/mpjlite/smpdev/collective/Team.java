@@ -580,36 +580,24 @@ public final class Team {
      */
     void bcastPulled(Slot s, int me, int root, Kernel copy, String call) {
         if (me == root) {
-            long epoch = lpEpoch(me) + 1;
-            settleThrough(me, epoch - lines.phases() + 1, call);
-            Part p = s.parts[me];
-            p.blocking = true;
+            long epoch = nextPhase(s, me, call);
             lines.mark(me, epoch);
-            arriveAt(me, epoch);
-            ringAfterRootLine(s, root);
-            awaitAll(me, epoch, null, call);
-            passed(me, epoch);
-            int other = firstMismatch(s.parts);
-            if (other >= 0) {
-                throw mismatch(s, me, other, call);
+            arriveEarly(s, me, epoch, root, call);
+            RuntimeException differs = compareOnceAllArrived(s, me, epoch, call);
+            if (differs != null) {
+                throw differs;
             }
-            p.clear();
+            s.parts[me].clear();
             leave(me, call);
             return;
         }
         long epoch = markEarly(s, me, call);
-        if (EpochLines.epochOf(lines.lvHeader(root, epoch)) < epoch) {
-            await(me, rootLine(me, epoch, root), call);
-        }
-        ringChildren(s, me);
+        awaitRootArrival(s, me, epoch, root, call);
         boolean differs = mismatch(s.parts, root, me) != 0;
         if (!differs) {
             copy.run(s, me);
         }
-        arriveAt(me, epoch);
-        if (awaitingAll.get() != 0 && reached(epoch)) {
-            wakeAll();
-        }
+        arriveWaking(me, epoch);
         if (differs) {
             throw differsFromRoot(s, me, epoch, call);
         }
@@ -687,11 +675,20 @@ public final class Team {
      * and marks the member's line with the phase, whose epoch it returns.
      */
     private long markEarly(Slot s, int me, String call) {
+        long epoch = nextPhase(s, me, call);
+        beginEarly(s, me);
+        lines.mark(me, epoch);
+        return epoch;
+    }
+
+    /**
+     * The epoch of member {@code me}'s next phase, once it has settled the early collectives that
+     * used its lines' region of that phase; marks the member's part blocking.
+     */
+    private long nextPhase(Slot s, int me, String call) {
         long epoch = lpEpoch(me) + 1;
         settleThrough(me, epoch - lines.phases() + 1, call);
         s.parts[me].blocking = true;
-        beginEarly(s, me);
-        lines.mark(me, epoch);
         return epoch;
     }
 
@@ -711,32 +708,55 @@ public final class Team {
      * root's message next).
      */
     private boolean arriveEarly(Slot s, int me, long epoch, int root, String call) {
-        arriveAt(me, epoch);
-        if (awaitingAll.get() != 0 && reached(epoch)) {
-            wakeAll();
-        }
+        arriveWaking(me, epoch);
         if (me == root) {
             ringAfterRootLine(s, root);
             return false;
         }
+        awaitRootArrival(s, me, epoch, root, call);
+        return true;
+    }
+
+    /**
+     * Arrives at phase {@code epoch} without waiting for it: if that completes the phase, wakes
+     * the members waiting for every member to arrive (settling an early collective, say).
+     */
+    private void arriveWaking(int me, long epoch) {
+        arriveAt(me, epoch);
+        if (awaitingAll.get() != 0 && reached(epoch)) {
+            wakeAll();
+        }
+    }
+
+    /**
+     * Member {@code me} of an early Bcast waits until the root's line shows phase {@code epoch}
+     * and, with ranks that park, wakes its children in the wake-up tree.
+     */
+    private void awaitRootArrival(Slot s, int me, long epoch, int root, String call) {
         if (EpochLines.epochOf(lines.lvHeader(root, epoch)) < epoch) {
             await(me, rootLine(me, epoch, root), call);
         }
         if (parks) {
             ringChildren(s, me);
         }
-        return true;
     }
 
     /** Member {@code me} found another call than its own at the root: the report, once every member has arrived. */
     private RuntimeException differsFromRoot(Slot s, int me, long epoch, String call) {
+        RuntimeException differs = compareOnceAllArrived(s, me, epoch, call);
+        return differs != null ? differs
+            : new IllegalStateException(call + ": members took different paths for matching calls");
+    }
+
+    /**
+     * Waits until every member has arrived at phase {@code epoch} and compares every part: the
+     * report of the first member whose call differs, or null if every call matches.
+     */
+    private RuntimeException compareOnceAllArrived(Slot s, int me, long epoch, String call) {
         awaitAll(me, epoch, null, call);
         passed(me, epoch);
         int other = firstMismatch(s.parts);
-        if (other >= 0) {
-            return mismatch(s, me, other, call);
-        }
-        return new IllegalStateException(call + ": members took different paths for matching calls");
+        return other >= 0 ? mismatch(s, me, other, call) : null;
     }
 
     /**
