@@ -120,8 +120,10 @@ public final class Team {
      * collective number of the first of them, unused when the count is 0 ({@link #settleThrough};
      * plain, private); FLAGS (plain, private). After the members' blocks,
      * one more holds the completion word: the
-     * last phase a member saw complete, with ranks that park (volatile). Accessed only through the
-     * {@code lp/sp/lv/sv} accessors below.
+     * last phase a member saw complete, with ranks that park (volatile). A block of padding before
+     * the members' and one after the completion word's keep the array's header (read by every
+     * access) and the neighbouring objects off the written lines. Accessed only through the
+     * {@code lp/sp/lv/sv} accessors below ({@link #at}).
      */
     private final long[] state;
     /** Small reductions carried in the members' lines, beside their epochs. */
@@ -175,7 +177,7 @@ public final class Team {
         for (int i = 0; i < SLOTS; i++) {
             slots[i] = new Slot(members.size());
         }
-        this.state = new long[(members.size() + 1) * PAD];
+        this.state = new long[(members.size() + 3) * PAD];
         this.lines = new EpochLines(members.size(), isLarge() ? 2 : Tunables.LINE_PHASES);
         this.phases = new Phase[members.size()];
         this.check = members.rank(0).job().config().check();
@@ -1385,11 +1387,11 @@ public final class Team {
     }
 
     private long lvCompleted() {
-        return (long) STATE.getVolatile(state, members.size() * PAD);
+        return (long) STATE.getVolatile(state, at(members.size(), 0));
     }
 
     private void svCompleted(long epoch) {
-        STATE.setVolatile(state, members.size() * PAD, epoch);
+        STATE.setVolatile(state, at(members.size(), 0), epoch);
     }
 
     /** Publishes member {@code me}'s arrival at phase {@code epoch}: its epoch word, and in a large team the count. */
@@ -1507,80 +1509,89 @@ public final class Team {
 
     // ---- accessors of the members' words in {@link #state} (naming: see package-info) -----------
 
+    /**
+     * The index in {@link #state} of word {@code field} of member {@code m}'s block ({@code m} = the
+     * team's size: the completion word's). Block 0 is padding: the array's header, which every
+     * access reads (its length, for the bounds check), shares no line with a word that is written.
+     */
+    private static int at(int m, int field) {
+        return (m + 1) * PAD + field;
+    }
+
     private long lpEntered(int m) {
-        return state[m * PAD + ENTERED];
+        return state[at(m, ENTERED)];
     }
 
     private void spEntered(int m, long v) {
-        state[m * PAD + ENTERED] = v;
+        state[at(m, ENTERED)] = v;
     }
 
     /** A member's own epoch: plain, since only the member writes it. */
     private long lpEpoch(int m) {
-        return state[m * PAD + EPOCH];
+        return state[at(m, EPOCH)];
     }
 
     private long lvEpoch(int m) {
-        return (long) STATE.getVolatile(state, m * PAD + EPOCH);
+        return (long) STATE.getVolatile(state, at(m, EPOCH));
     }
 
     private void svEpoch(int m, long v) {
-        STATE.setVolatile(state, m * PAD + EPOCH, v);
+        STATE.setVolatile(state, at(m, EPOCH), v);
     }
 
     private long lvLeft(int m) {
-        return (long) STATE.getVolatile(state, m * PAD + LEFT);
+        return (long) STATE.getVolatile(state, at(m, LEFT));
     }
 
     private void svLeft(int m, long v) {
-        STATE.setVolatile(state, m * PAD + LEFT, v);
+        STATE.setVolatile(state, at(m, LEFT), v);
     }
 
     private long lpKnownLeft(int m) {
-        return state[m * PAD + KNOWN_LEFT];
+        return state[at(m, KNOWN_LEFT)];
     }
 
     private void spKnownLeft(int m, long v) {
-        state[m * PAD + KNOWN_LEFT] = v;
+        state[at(m, KNOWN_LEFT)] = v;
     }
 
     private long lpKnownEpoch(int m) {
-        return state[m * PAD + KNOWN_EPOCH];
+        return state[at(m, KNOWN_EPOCH)];
     }
 
     private void spKnownEpoch(int m, long v) {
-        state[m * PAD + KNOWN_EPOCH] = v;
+        state[at(m, KNOWN_EPOCH)] = v;
     }
 
     private long lpUnsettledEpoch(int m) {
-        return state[m * PAD + UNSETTLED_EPOCH];
+        return state[at(m, UNSETTLED_EPOCH)];
     }
 
     private void spUnsettledEpoch(int m, long v) {
-        state[m * PAD + UNSETTLED_EPOCH] = v;
+        state[at(m, UNSETTLED_EPOCH)] = v;
     }
 
     private long lpUnsettledOp(int m) {
-        return state[m * PAD + UNSETTLED_OP];
+        return state[at(m, UNSETTLED_OP)];
     }
 
     private void spUnsettledOp(int m, long v) {
-        state[m * PAD + UNSETTLED_OP] = v;
+        state[at(m, UNSETTLED_OP)] = v;
     }
 
     private long lpUnsettledCount(int m) {
-        return state[m * PAD + UNSETTLED_COUNT];
+        return state[at(m, UNSETTLED_COUNT)];
     }
 
     private void spUnsettledCount(int m, long v) {
-        state[m * PAD + UNSETTLED_COUNT] = v;
+        state[at(m, UNSETTLED_COUNT)] = v;
     }
 
     private long lpFlags(int m) {
-        return state[m * PAD + FLAGS];
+        return state[at(m, FLAGS)];
     }
 
     private void spFlags(int m, long v) {
-        state[m * PAD + FLAGS] = v;
+        state[at(m, FLAGS)] = v;
     }
 }
