@@ -577,7 +577,8 @@ class IntercommCollectiveTest {
                 return 0;
             }));
         assertEquals(org.mpjlite.smpdev.DeadlockException.EXIT_CODE, e.exitCode(), e.getMessage());
-        Jobs.assertMentions(e.getMessage(), ": barrier");
+        Jobs.assertMentions(e.getMessage(), ": barrier(waiting for rank 0 of the remote group",
+            ": barrier(waiting for rank");
     }
 
     /**

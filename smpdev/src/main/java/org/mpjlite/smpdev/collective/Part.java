@@ -159,7 +159,12 @@ final class Part {
      * shown only when {@code withRoot} (on an intercommunicator the user's root is in the arguments).
      */
     String describe(boolean withRoot) {
-        StringJoiner args = new StringJoiner(", ", call + "(", ")");
+        return call + "(" + arguments(withRoot) + ")" + CallSite.at(site);
+    }
+
+    /** {@code root=0, count=4, MPI.INT}: the call's arguments, as {@link #describe} shows them. */
+    String arguments(boolean withRoot) {
+        StringJoiner args = new StringJoiner(", ");
         if (withRoot && root >= 0) {
             args.add("root=" + root);
         }
@@ -170,7 +175,7 @@ final class Part {
         if (op != null) {
             args.add(op.builtin() != null ? "MPI." + op.builtin() : "a user operation");
         }
-        return args + CallSite.at(site);
+        return args.toString();
     }
 
     /**

@@ -97,6 +97,8 @@ public final class Team {
     private static final VarHandle STATE = MethodHandles.arrayElementVarHandle(long[].class);
     /** Epoch indexes of {@link #arrivals}: more than the {@code 2 * SLOTS + 2} a member may be ahead. */
     private static final int ARRIVAL_RING = 4 * SLOTS;
+    /** Runs of ranks a deadlock report lists for a member's wait ({@link Phase#describe}). */
+    private static final int LISTED = 8;
 
     private final Membership members;
     /**
@@ -1294,7 +1296,7 @@ public final class Team {
     private Phase phase(int me, long epoch, Seen seen) {
         Phase p = phases[me];
         if (p == null) {
-            p = new Phase();
+            p = new Phase(me);
             phases[me] = p;
         }
         p.epoch = epoch;
@@ -1315,12 +1317,18 @@ public final class Team {
      * detector once the wait is published as blocked (which orders the fields before).
      */
     private final class Phase implements Condition, Awaited {
+        /** The waiting member. */
+        private final int member;
         private long epoch;
         private Seen seen;
         /** The root whose line a {@link Seen#ROOT_LINE} wait reads. */
         private int root;
         /** The waiting member's part of the early Bcast it settles ({@link #settle}), or null. */
         private Part settling;
+
+        Phase(int member) {
+            this.member = member;
+        }
 
         @Override
         public boolean isMet() {
@@ -1337,30 +1345,75 @@ public final class Team {
             }
         }
 
+        /**
+         * Waiting in a collective: its arguments and the members it waits for ({@code count=1,
+         * MPI.DOUBLE, MPI.MAX; waiting for ranks 2, 3 of the communicator}); settling an early one at
+         * a later call: the members that have not called it.
+         */
         @Override
         public String describe(Job job) {
-            if (settling == null) {
-                return "";
+            String late = lateMembers();
+            if (settling != null) {
+                return "waits for " + (late.isEmpty() ? "the other ranks" : late) + " to call " + settling.describe(true)
+                    + ", which it returned from early";
             }
-            StringJoiner late = new StringJoiner(", ");
-            int count = 0;
-            for (int m = 0; m < members.size(); m++) {
-                if (lvEpoch(m) < epoch) {
-                    late.add(Integer.toString(m));
-                    count++;
-                }
+            // The member's current collective: its part, signed before it waits (which the report's
+            // read of the blocked call orders before this read).
+            Part own = slots[(int) ((lpEntered(member) - 1) & (SLOTS - 1))].parts[member];
+            String args = own == null ? "" : own.arguments(true);
+            if (late.isEmpty()) {
+                return args;
             }
-            return "waits for " + (count == 1 ? "rank " : "ranks ") + late + " of the communicator to call "
-                + settling.describe(true) + ", which it returned from early";
+            return args.isEmpty() ? "waiting for " + late : args + "; waiting for " + late;
         }
 
         @Override
         public void addAwaitedRanks(Job job, java.util.BitSet ranks) {
             for (int m = 0; m < members.size(); m++) {
-                if (lvEpoch(m) < epoch && (seen != Seen.ROOT_LINE || m == root)) {
+                if (awaits(m)) {
                     ranks.set(members.worldRank(m));
                 }
             }
+        }
+
+        /** Whether this wait is for member {@code m}: it has not arrived at the phase (and, for the root's line, is the root). */
+        private boolean awaits(int m) {
+            return lvEpoch(m) < epoch && (seen != Seen.ROOT_LINE || m == root);
+        }
+
+        /**
+         * {@code rank 3 of the communicator}, {@code ranks 2, 3, 5-9999 of the communicator}, or on an
+         * intercommunicator each by its group; at most {@link #LISTED} runs of ranks, then how many
+         * more. Empty when every member has arrived.
+         */
+        private String lateMembers() {
+            StringJoiner runs = new StringJoiner(", ");
+            int count = 0;
+            int listed = 0;
+            int n = members.size();
+            for (int m = 0; m < n; m++) {
+                if (!awaits(m)) {
+                    continue;
+                }
+                int last = m;
+                while (!isInter() && last + 1 < n && awaits(last + 1)) {
+                    last++;
+                }
+                if (last == m + 1) {
+                    last = m; // two ranks read better listed: "2, 3"
+                }
+                count += last - m + 1;
+                if (listed++ < LISTED) {
+                    runs.add(isInter() ? who(m, member) : last == m ? Integer.toString(m) : m + "-" + last);
+                }
+                m = last;
+            }
+            if (count == 0) {
+                return "";
+            }
+            String more = listed > LISTED ? " and more, " + count + " in all" : "";
+            return (isInter() ? runs.toString() : (count == 1 ? "rank " : "ranks ") + runs + " of the communicator")
+                + more;
         }
     }
 
