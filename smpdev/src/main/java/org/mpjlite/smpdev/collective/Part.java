@@ -162,18 +162,24 @@ final class Part {
         return call + "(" + arguments(withRoot) + ")" + CallSite.at(site);
     }
 
-    /** {@code root=0, count=4, MPI.INT}: the call's arguments, as {@link #describe} shows them. */
+    /**
+     * {@code root=0, count=4, MPI.INT}: the call's arguments, as {@link #describe} shows them. Each
+     * field is read once: a report may read the part of a member that is leaving its wait.
+     */
     String arguments(boolean withRoot) {
         StringJoiner args = new StringJoiner(", ");
-        if (withRoot && root >= 0) {
-            args.add("root=" + root);
+        int r = root;
+        if (withRoot && r >= 0) {
+            args.add("root=" + r);
         }
-        String given = arguments == null ? "" : arguments.toString();
+        Object a = arguments;
+        String given = a == null ? "" : a.toString();
         if (!given.isEmpty()) {
             args.add(given);
         }
-        if (op != null) {
-            args.add(op.builtin() != null ? "MPI." + op.builtin() : "a user operation");
+        Reduction o = op;
+        if (o != null) {
+            args.add(o.builtin() != null ? "MPI." + o.builtin() : "a user operation");
         }
         return args.toString();
     }
