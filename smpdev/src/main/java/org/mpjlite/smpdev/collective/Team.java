@@ -299,6 +299,16 @@ public final class Team {
         return index < members.size() && members.rank(index) == rank;
     }
 
+    /** The slot of collective number {@code op}: collectives take the slots in turn. */
+    private Slot slotOf(long op) {
+        return slots[(int) (op & (SLOTS - 1))];
+    }
+
+    /** The number of member {@code m}'s current collective, the last it entered. */
+    private long current(int m) {
+        return lpEntered(m) - 1;
+    }
+
     /**
      * Enters member {@code me}'s next collective: its slot, once free (every member has left the
      * slot's previous collective, and a non-blocking one there has been finished), with the member's
@@ -307,7 +317,7 @@ public final class Team {
     Slot enter(int me, String call) {
         long op = lpEntered(me);
         spEntered(me, op + 1);
-        Slot s = slots[(int) (op & (SLOTS - 1))];
+        Slot s = slotOf(op);
         long needLeft = op - SLOTS + 1;
         if (lpKnownLeft(me) < needLeft || !s.freeFor(op)) {
             if (!slotFree(s, me, op)) {
@@ -355,7 +365,7 @@ public final class Team {
             if (check) {
                 p.site = CallSite.here();
             }
-            boolean last = s.arrive(lpEntered(me) - 1) == members.size();
+            boolean last = s.arrive(current(me)) == members.size();
             // After the arrival is counted: a blocking member that sees this epoch sees the count too.
             long epoch = lpEpoch(me) + 1;
             lines.mark(me, epoch);
@@ -373,7 +383,7 @@ public final class Team {
             return;
         }
         arrive(s, me, call);
-        int other = verdict(s, lpEntered(me) - 1);
+        int other = verdict(s, current(me));
         if (other >= 0) {
             throw mismatch(s, me, other, call);
         }
@@ -771,7 +781,7 @@ public final class Team {
     private void endEarly(int me, long epoch) {
         long count = lpUnsettledCount(me);
         if (count == 0) {
-            spUnsettledOp(me, lpEntered(me) - 1);
+            spUnsettledOp(me, current(me));
             spUnsettledEpoch(me, epoch);
         }
         spUnsettledCount(me, count + 1);
@@ -842,7 +852,7 @@ public final class Team {
         long needed = Math.min(first + count - 1, last);
         long firstOp = lpUnsettledOp(me);
         if (lpKnownEpoch(me) < needed) {
-            Slot waitedFor = slots[(int) ((firstOp + needed - first) & (SLOTS - 1))];
+            Slot waitedFor = slotOf(firstOp + needed - first);
             try {
                 learnReached(me, needed, needed, waitedFor.parts[me], call);
             } catch (RuntimeException | Error e) {
@@ -855,7 +865,7 @@ public final class Team {
         spUnsettledOp(me, firstOp + settled);
         spUnsettledCount(me, count - settled);
         for (long op = firstOp; op < firstOp + settled; op++) {
-            Slot s = slots[(int) (op & (SLOTS - 1))];
+            Slot s = slotOf(op);
             int other = firstMismatch(s.parts);
             if (other >= 0) {
                 spUnsettledCount(me, 0); // the job fails: nothing left early is compared any more
@@ -1359,7 +1369,7 @@ public final class Team {
             }
             // The member's current collective: its part, signed before it waits (which the report's
             // read of the blocked call orders before this read).
-            Part own = slots[(int) ((lpEntered(member) - 1) & (SLOTS - 1))].parts[member];
+            Part own = slotOf(current(member)).parts[member];
             String args = own == null ? "" : own.arguments(true);
             if (late.isEmpty()) {
                 return args;
