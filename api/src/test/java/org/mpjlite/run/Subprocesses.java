@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** Helpers of the tests that run {@code bin/mpjrun} in a subprocess and send it signals. */
@@ -43,12 +44,24 @@ final class Subprocesses {
     }
 
     private static Process start(List<String> shell, String... args) throws IOException {
+        return start(shell, Map.of(), args);
+    }
+
+    /** As {@link #start(List, String...)}, with {@code env} over this JVM's environment (an empty value unsets). */
+    private static Process start(List<String> shell, Map<String, String> env, String... args) throws IOException {
         List<String> command = new ArrayList<>(shell);
         command.add(SCRIPT.toString());
         command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command);
         pb.environment().put("MPJLITE_CLASSPATH", System.getProperty("java.class.path"));
         pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        env.forEach((name, value) -> {
+            if (value.isEmpty()) {
+                pb.environment().remove(name);
+            } else {
+                pb.environment().put(name, value);
+            }
+        });
         return pb.start();
     }
 
@@ -57,7 +70,17 @@ final class Subprocesses {
      * its exit code, then its output (the program's) and its errors.
      */
     static List<String> runMpjrun(long seconds, String... args) throws IOException, InterruptedException {
-        Process p = startMpjrun(List.of(args));
+        return runMpjrun(seconds, Map.of(), args);
+    }
+
+    /**
+     * As {@link #runMpjrun(long, String...)}, with {@code env} over this JVM's environment (an empty
+     * value unsets the variable).
+     */
+    static List<String> runMpjrun(long seconds, Map<String, String> env, String... args)
+        throws IOException, InterruptedException {
+        assumeTrue(Files.isRegularFile(SCRIPT) && succeeds("bash", "-c", "true"), "bash");
+        Process p = start(List.of("bash"), env, args);
         StringBuilder err = drain(p.getErrorStream());
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(seconds, TimeUnit.SECONDS), "mpjrun did not end");

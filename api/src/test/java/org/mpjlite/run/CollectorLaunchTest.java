@@ -1,0 +1,85 @@
+package org.mpjlite.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * {@code bin/mpjrun} starts the JVM with the parallel collector and conditional card marks, unless
+ * the user chose a collector in {@code MPJLITE_JAVA_OPTS}, {@code JAVA_TOOL_OPTIONS} or
+ * {@code JDK_JAVA_OPTIONS}: then that one runs, and the JVM does not refuse to start for two.
+ */
+class CollectorLaunchTest {
+    private static final Map<String, String> NO_USER_OPTIONS = Map.of(
+        "MPJLITE_JAVA_OPTS", "", "JAVA_TOOL_OPTIONS", "", "JDK_JAVA_OPTIONS", "");
+
+    @TempDir
+    Path dir;
+
+    /** Every rank prints the names of the JVM's collectors, sorted, and the card-mark option. */
+    private Path program() throws Exception {
+        return Sources.write(dir, "Collector.java", String.join("\n",
+            "import java.lang.management.*;",
+            "import mpi.*;",
+            "public class Collector {",
+            "    public static void main(String[] args) throws Exception {",
+            "        MPI.Init(args);",
+            "        java.util.Set<String> names = new java.util.TreeSet<>();",
+            "        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {",
+            "            names.add(gc.getName());",
+            "        }",
+            "        com.sun.management.HotSpotDiagnosticMXBean hs =",
+            "            ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);",
+            "        System.out.println(\"rank \" + MPI.COMM_WORLD.getRank() + \": \" + names",
+            "            + \"; UseCondCardMark=\" + hs.getVMOption(\"UseCondCardMark\").getValue());",
+            "        MPI.Finalize();",
+            "    }",
+            "}",
+            ""));
+    }
+
+    @Test
+    @Timeout(120)
+    void theDefaultIsTheParallelCollectorWithConditionalCardMarks() throws Exception {
+        List<String> r = Subprocesses.runMpjrun(60, NO_USER_OPTIONS, "-np", "3", program().toString());
+        assertEquals("0", r.get(0), r.toString());
+        for (int rank = 0; rank < 3; rank++) {
+            assertContains(r.get(1), "rank " + rank + ": [PS MarkSweep, PS Scavenge]; UseCondCardMark=true\n");
+        }
+    }
+
+    /** {@code collectors}: the names printed, or one of them (G1 has a third from JDK 20 on). */
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource({
+        "MPJLITE_JAVA_OPTS, -Xmx256m -XX:+UseSerialGC, '[Copy, MarkSweepCompact]'",
+        "MPJLITE_JAVA_OPTS, -XX:+UseG1GC, G1 Young Generation",
+        "JAVA_TOOL_OPTIONS, -XX:+UseSerialGC, '[Copy, MarkSweepCompact]'",
+        "JDK_JAVA_OPTIONS, -XX:+UseG1GC, G1 Young Generation",
+    })
+    @Timeout(120)
+    void aCollectorTheUserChoseRuns(String variable, String options, String collectors) throws Exception {
+        Map<String, String> env = new java.util.HashMap<>(NO_USER_OPTIONS);
+        env.put(variable, options);
+        List<String> r = Subprocesses.runMpjrun(60, env, "-np", "2", program().toString());
+        assertEquals("0", r.get(0), r.toString());
+        for (int rank = 0; rank < 2; rank++) {
+            String prefix = "rank " + rank + ": ";
+            String line = r.get(1).lines().filter(l -> l.startsWith(prefix)).findFirst().orElse("");
+            assertContains(line, collectors);
+            assertContains(line, "; UseCondCardMark=false");
+        }
+    }
+
+    private static void assertContains(String text, String part) {
+        if (!text.contains(part)) {
+            throw new AssertionError("expected \"" + part.strip() + "\" in:\n" + text);
+        }
+    }
+}
