@@ -115,6 +115,25 @@ public final class Tunables {
     public static final int COLLECTIVE_EAGER_BYTES = 4096;
 
     /**
+     * Ranks that spin (a core each) pull a later blocking Bcast of more than this many bytes, up to
+     * {@link #SPINNING_PULLED_BCAST_MAX_BYTES}, from the root's buffer, as ranks that park pull every
+     * Bcast too large for the epoch lines: one copy, by each member, and the root waits for them
+     * once. Measured 2 ranks on 2 cores (`benchmarks/interleave --test bcast --against` the build
+     * without): at 2 KB pulling took 0.66x OMB's time per call but 1.29x back to back, where a root
+     * that leaves at once runs ahead of its members, so up to 2 KB the message is copied into the slot.
+     */
+    public static final int SPINNING_PULLED_BCAST_MIN_BYTES = 2048;
+
+    /**
+     * The largest Bcast ranks that spin pull ({@link #SPINNING_PULLED_BCAST_MIN_BYTES}). Against the
+     * copy into the slot or the split copy, 2 ranks: OMB's time per call 0.52x at 4 KB, 0.60x at 8 KB,
+     * 0.65x at 16 KB, and the round with the Barrier after it 0.57x at 4 KB; back to back 0.94x, 0.81x
+     * and 0.98x. At 32 KB 1.01x and back to back 1.27x, at 64 KB 1.18x, at 1 MB 2.97x: there the
+     * split copy, both cores copying, wins.
+     */
+    public static final int SPINNING_PULLED_BCAST_MAX_BYTES = 16 * 1024;
+
+    /**
      * Largest contribution (bytes) of a blocking Allreduce carried in the members' epoch lines
      * (no slot, one cache line from each member to each other): a 64-byte cache line less the
      * line's 8-byte header. Fixed by the line size, not measured.

@@ -18,10 +18,12 @@ import org.openjdk.jcstress.infra.results.JJJ_Result;
 import org.openjdk.jcstress.infra.results.JJ_Result;
 
 /**
- * Bcasts too large for a line between ranks that park, after the first on the team: each member
- * copies the message straight from the root's buffer and returns, and the root returns only once
- * every member has copied, so it may overwrite its buffer at once. A root that returned earlier, or
- * a member that read another round's buffer, would deliver a torn or wrong message.
+ * Bcasts too large for a line between ranks that park (and, of up to
+ * {@code SPINNING_PULLED_BCAST_MAX_BYTES}, between ranks that spin), after the first on the team:
+ * each member copies the message straight from the root's buffer and returns, and the root returns
+ * only once every member has copied, so it may overwrite its buffer at once. A root that returned
+ * earlier (with ranks that spin: one that took a member's line, marked before its copy, for its
+ * arrival), or a member that read another round's buffer, would deliver a torn or wrong message.
  *
  * <p>Rank r: a first Bcast of {@code 7} (every rank waits), then four rounds {@code k}: a Bcast of
  * {@code COLLECTIVE_EAGER_BYTES / 8 + 1} longs (4 KB + 8 B), every one {@code 100 k + root}, from root
@@ -42,9 +44,9 @@ public abstract class PulledBcastFreesRootBuffer {
     private final int ranks;
     private final long[][] buffers;
 
-    PulledBcastFreesRootBuffer(int ranks) {
+    PulledBcastFreesRootBuffer(int ranks, WaitMode waits) {
         this.ranks = ranks;
-        job = Job.create(JobConfig.builder().ranks(ranks).matching(MatchingKind.LOCKED).waitMode(WaitMode.PARK).build());
+        job = Job.create(JobConfig.builder().ranks(ranks).matching(MatchingKind.LOCKED).waitMode(waits).build());
         buffers = new long[ranks][LONGS];
     }
 
@@ -77,7 +79,26 @@ public abstract class PulledBcastFreesRootBuffer {
     @State
     public static class Two extends PulledBcastFreesRootBuffer {
         public Two() {
-            super(2);
+            super(2, WaitMode.PARK);
+        }
+
+        @Actor
+        public void rank0(JJ_Result r) {
+            r.r1 = run(0);
+        }
+
+        @Actor
+        public void rank1(JJ_Result r) {
+            r.r2 = run(1);
+        }
+    }
+
+    /** Two ranks that spin: the root waits for the member's epoch word, stored after its copy. */
+    @JCStressTest
+    @State
+    public static class SpinningTwo extends PulledBcastFreesRootBuffer {
+        public SpinningTwo() {
+            super(2, WaitMode.SPIN);
         }
 
         @Actor
@@ -99,7 +120,7 @@ public abstract class PulledBcastFreesRootBuffer {
     @State
     public static class Three extends PulledBcastFreesRootBuffer {
         public Three() {
-            super(3);
+            super(3, WaitMode.PARK);
         }
 
         @Actor

@@ -14,9 +14,9 @@ import org.mpjlite.smpdev.error.ErrorClass;
  * wait for the others to finish reading; larger ones are read in place and their owner waits until
  * everyone has, unless they share storage with the member's receive buffer (mpiJava programs pass
  * one array as both), in which case they are copied too ({@link Part#unalias}). When ranks park, a
- * later blocking Bcast too large for the epoch lines is neither copied into the slot nor split: each
- * member copies the whole message from the root's buffer and leaves, and only the root waits for
- * everyone ({@link Team#bcastPulled}).
+ * later blocking Bcast too large for the epoch lines (when they spin, one of 2 KB to 16 KB) is
+ * neither copied into the slot nor split: each member copies the whole message from the root's
+ * buffer and leaves, and only the root waits for everyone ({@link Team#bcastPulled}).
  *
  * <p>Each method runs member {@code me}'s side of one collective; every member of the team calls
  * the same method with matching arguments, or every member fails with an error that says how the
@@ -95,7 +95,7 @@ public final class Collectives {
             return;
         }
         boolean early = request == null && t.leavesBcastEarly(me);
-        boolean pulled = early && t.pullsBcasts();
+        boolean pulled = early && t.pullsBcasts((long) units * type.size());
         boolean eager = request == null && !pulled && (long) units * type.size() <= Tunables.COLLECTIVE_EAGER_BYTES;
         if (me == root) {
             p.send = buf;

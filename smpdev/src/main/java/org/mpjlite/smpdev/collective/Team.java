@@ -578,7 +578,7 @@ public final class Team {
 
     /**
      * Member {@code me}'s side of a blocking Bcast too large for a line, read in place from the
-     * root's buffer, when ranks park ({@link #pullsBcasts}), after its first Bcast on the team
+     * root's buffer ({@link #pullsBcasts}), after its first Bcast on the team
      * ({@link #leavesBcastEarly}). A member other than the root waits for the root's arrival
      * alone (its line marked with the phase), compares its part with the root's, copies the whole
      * message with {@code copy}, and only then arrives, leaving early (settled later, as
@@ -588,18 +588,20 @@ public final class Team {
      * waits for every member's twice, and the root copies nothing, where a copy into the slot
      * costs it one.
      *
-     * <p>The root's wait reads the members' epoch words ({@link Seen#EPOCHS}, as every wait for
-     * all of ranks that park), which a member stores after its copy; its line, which a wait of
-     * ranks that spin would read, it marks before. So ranks that spin do not take this path.
+     * <p>The root's wait reads the members' epoch words ({@link Seen#EPOCHS}), which a member
+     * stores after its copy, whatever the ranks' wait: its line, which other waits of ranks that
+     * spin read, it marks before.
      */
     void bcastPulled(Slot s, int me, int root, Kernel copy, String call) {
         if (me == root) {
             long epoch = nextPhase(s, me, call);
             lines.mark(me, epoch);
             arriveEarly(s, me, epoch, root, call);
-            RuntimeException differs = compareOnceAllArrived(s, me, epoch, call);
-            if (differs != null) {
-                throw differs;
+            awaitAll(me, epoch, null, Seen.EPOCHS, call);
+            passed(me, epoch);
+            int other = firstMismatch(s.parts);
+            if (other >= 0) {
+                throw mismatch(s, me, other, call);
             }
             s.parts[me].clear();
             leave(me, call);
@@ -620,14 +622,17 @@ public final class Team {
     }
 
     /**
-     * True when blocking Bcasts too large for a line, after a member's first on the team, are read
-     * in place by each member ({@link #bcastPulled}): when the ranks park, where a Bcast that waits
-     * for every member costs every member a wake-up by the others. 4 ranks on 2 cores: OMB's time
-     * per call 0.43-0.86x, and the round with the Barrier after it 0.64-0.98x, that of the Bcast
-     * copied into the slot at 2-32 KB; at 64 KB 0.29x and 0.63x that of the split copy.
+     * True when a blocking Bcast of {@code bytes} too large for a line, after a member's first on
+     * the team, is read in place by each member ({@link #bcastPulled}): always when the ranks park,
+     * where a Bcast that waits for every member costs every member a wake-up by the others (4 ranks
+     * on 2 cores: OMB's time per call 0.43-0.86x, and the round with the Barrier after it
+     * 0.64-0.98x, that of the Bcast copied into the slot at 2-32 KB; at 64 KB 0.29x and 0.63x that of
+     * the split copy); when they spin, from {@link Tunables#SPINNING_PULLED_BCAST_MIN_BYTES} to
+     * {@link Tunables#SPINNING_PULLED_BCAST_MAX_BYTES}.
      */
-    boolean pullsBcasts() {
-        return parks && !isLarge();
+    boolean pullsBcasts(long bytes) {
+        return !isLarge() && (parks || bytes > Tunables.SPINNING_PULLED_BCAST_MIN_BYTES
+            && bytes <= Tunables.SPINNING_PULLED_BCAST_MAX_BYTES);
     }
 
     /** True when member {@code me}'s next Bcast on the team leaves early ({@link #bcastEarly}). */
@@ -911,7 +916,12 @@ public final class Team {
      * the line or the arrival rings it.
      */
     private void awaitAll(int me, long epoch, Part settling, String call) {
-        Phase p = phase(me, epoch, parks || isLarge() ? Seen.EPOCHS : Seen.LINES);
+        awaitAll(me, epoch, settling, parks || isLarge() ? Seen.EPOCHS : Seen.LINES, call);
+    }
+
+    /** As {@link #awaitAll(int, long, Part, String)}, seeing the members' arrivals as {@code seen} says. */
+    private void awaitAll(int me, long epoch, Part settling, Seen seen, String call) {
+        Phase p = phase(me, epoch, seen);
         if (p.isMet()) {
             return;
         }
