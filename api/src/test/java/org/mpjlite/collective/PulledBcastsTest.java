@@ -161,18 +161,7 @@ class PulledBcastsTest {
         if (waits == WaitMode.PARK && count < PAST_LINES) {
             assertEquals(PAST_LINES - 1, count, "the most ints in the lines");
         }
-        int last = ranks - 1;
-        JobFailedException e = assertThrows(JobFailedException.class, () -> Jobs.options().ranks(ranks)
-            .waitMode(waits).run(() -> {
-                MPI.Init(new String[0]);
-                int[] buf = new int[count + 1];
-                MPI.COMM_WORLD.Bcast(buf, 0, count, MPI.INT, 0);
-                boolean odd = MPI.COMM_WORLD.Rank() == last;
-                MPI.COMM_WORLD.Bcast(buf, 0, odd ? count + 1 : count, MPI.INT, 0);
-                MPI.COMM_WORLD.Barrier();
-                MPI.Finalize();
-                return 0;
-            }));
+        JobFailedException e = secondBcastDiffersOnTheLastRank(waits, ranks, count, count + 1, 0);
         Jobs.assertMentions(e.getMessage(), "MPI_ERR_COUNT", "collective calls do not match: Bcast(root=0, count="
             + count + ", MPI.INT)", "does not match Bcast(root=0, count=" + (count + 1) + ", MPI.INT)");
     }
@@ -186,19 +175,29 @@ class PulledBcastsTest {
         "SPIN, 3, " + LAST_PULLED})
     void aRootThatDiffersEndsTheJob(WaitMode waits, int ranks, int count) {
         int last = ranks - 1;
-        JobFailedException e = assertThrows(JobFailedException.class, () -> Jobs.options().ranks(ranks)
-            .waitMode(waits).run(() -> {
-                MPI.Init(new String[0]);
-                int[] buf = new int[count];
-                MPI.COMM_WORLD.Bcast(buf, 0, count, MPI.INT, 0);
-                boolean odd = MPI.COMM_WORLD.Rank() == last;
-                MPI.COMM_WORLD.Bcast(buf, 0, count, MPI.INT, odd ? last : 0);
-                MPI.COMM_WORLD.Barrier();
-                MPI.Finalize();
-                return 0;
-            }));
+        JobFailedException e = secondBcastDiffersOnTheLastRank(waits, ranks, count, count, last);
         Jobs.assertMentions(e.getMessage(), "MPI_ERR_ROOT", "collective calls do not match: Bcast(root=0, count="
             + count + ", MPI.INT)", "does not match Bcast(root=" + last + ", count=" + count + ", MPI.INT)");
+    }
+
+    /**
+     * A job of {@code ranks} whose second Bcast of {@code count} ints from rank 0 (after a first that
+     * every rank waits for) the last rank calls with {@code lastCount} ints from {@code lastRoot}
+     * instead, then a Barrier: the failure it must end with.
+     */
+    private static JobFailedException secondBcastDiffersOnTheLastRank(WaitMode waits, int ranks, int count,
+                                                                       int lastCount, int lastRoot) {
+        int last = ranks - 1;
+        return assertThrows(JobFailedException.class, () -> Jobs.options().ranks(ranks).waitMode(waits).run(() -> {
+            MPI.Init(new String[0]);
+            int[] buf = new int[Math.max(count, lastCount)];
+            MPI.COMM_WORLD.Bcast(buf, 0, count, MPI.INT, 0);
+            boolean odd = MPI.COMM_WORLD.Rank() == last;
+            MPI.COMM_WORLD.Bcast(buf, 0, odd ? lastCount : count, MPI.INT, odd ? lastRoot : 0);
+            MPI.COMM_WORLD.Barrier();
+            MPI.Finalize();
+            return 0;
+        }));
     }
 
     /**

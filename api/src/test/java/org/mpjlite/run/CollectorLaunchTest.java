@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.mpjlite.p2p.Jobs;
 
 /**
  * {@code bin/mpjrun} starts the JVM with the parallel collector and conditional card marks, unless
@@ -51,7 +52,7 @@ class CollectorLaunchTest {
         List<String> r = Subprocesses.runMpjrun(60, NO_USER_OPTIONS, "-np", "3", program().toString());
         assertEquals("0", r.get(0), r.toString());
         for (int rank = 0; rank < 3; rank++) {
-            assertContains(r.get(1), "rank " + rank + ": [PS MarkSweep, PS Scavenge]; UseCondCardMark=true\n");
+            Jobs.assertMentions(r.get(1), "rank " + rank + ": [PS MarkSweep, PS Scavenge]; UseCondCardMark=true\n");
         }
     }
 
@@ -72,14 +73,7 @@ class CollectorLaunchTest {
         for (int rank = 0; rank < 2; rank++) {
             String prefix = "rank " + rank + ": ";
             String line = r.get(1).lines().filter(l -> l.startsWith(prefix)).findFirst().orElse("");
-            assertContains(line, collectors);
-            assertContains(line, "; UseCondCardMark=false");
-        }
-    }
-
-    private static void assertContains(String text, String part) {
-        if (!text.contains(part)) {
-            throw new AssertionError("expected \"" + part.strip() + "\" in:\n" + text);
+            Jobs.assertMentions(line, collectors, "; UseCondCardMark=false");
         }
     }
 }

@@ -34,20 +34,24 @@ final class Subprocesses {
     static Process startMpjrun(String signals, String... args) throws IOException {
         assumeTrue(Files.isRegularFile(SCRIPT) && succeeds("env", "--default-signal=" + signals, "bash", "-c", "true"),
             "bash and an env that resets signals (GNU coreutils 8.31 or later)");
-        return start(List.of("env", "--default-signal=" + signals, "bash"), args);
+        return start(List.of("env", "--default-signal=" + signals, "bash"), Map.of(), args);
     }
 
     /** Starts {@code bin/mpjrun args} through bash; skips the test without bash. MPJ Lite and the JDK are this JVM's. */
     static Process startMpjrun(List<String> args) throws IOException {
+        return startMpjrun(args, Map.of());
+    }
+
+    /**
+     * As {@link #startMpjrun(List)}, with {@code env} over this JVM's environment (an empty value
+     * unsets the variable).
+     */
+    static Process startMpjrun(List<String> args, Map<String, String> env) throws IOException {
         assumeTrue(Files.isRegularFile(SCRIPT) && succeeds("bash", "-c", "true"), "bash");
-        return start(List.of("bash"), args.toArray(new String[0]));
+        return start(List.of("bash"), env, args.toArray(new String[0]));
     }
 
-    private static Process start(List<String> shell, String... args) throws IOException {
-        return start(shell, Map.of(), args);
-    }
-
-    /** As {@link #start(List, String...)}, with {@code env} over this JVM's environment (an empty value unsets). */
+    /** Runs {@code bin/mpjrun args} under {@code shell}, with {@code env} over this JVM's environment (an empty value unsets). */
     private static Process start(List<String> shell, Map<String, String> env, String... args) throws IOException {
         List<String> command = new ArrayList<>(shell);
         command.add(SCRIPT.toString());
@@ -79,8 +83,7 @@ final class Subprocesses {
      */
     static List<String> runMpjrun(long seconds, Map<String, String> env, String... args)
         throws IOException, InterruptedException {
-        assumeTrue(Files.isRegularFile(SCRIPT) && succeeds("bash", "-c", "true"), "bash");
-        Process p = start(List.of("bash"), env, args);
+        Process p = startMpjrun(List.of(args), env);
         StringBuilder err = drain(p.getErrorStream());
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(seconds, TimeUnit.SECONDS), "mpjrun did not end");

@@ -94,9 +94,10 @@ public final class Collectives {
             t.bcastInLines(s, me, buf, index, units, type, root, call);
             return;
         }
+        long bytes = (long) units * type.size();
         boolean early = request == null && t.leavesBcastEarly(me);
-        boolean pulled = early && t.pullsBcasts((long) units * type.size());
-        boolean eager = request == null && !pulled && (long) units * type.size() <= Tunables.COLLECTIVE_EAGER_BYTES;
+        boolean pulled = early && t.pullsBcasts(bytes);
+        boolean eager = request == null && !pulled && bytes <= Tunables.COLLECTIVE_EAGER_BYTES;
         if (me == root) {
             p.send = buf;
             p.sendIndex = index;

@@ -597,11 +597,9 @@ public final class Team {
             long epoch = nextPhase(s, me, call);
             lines.mark(me, epoch);
             arriveEarly(s, me, epoch, root, call);
-            awaitAll(me, epoch, null, Seen.EPOCHS, call);
-            passed(me, epoch);
-            int other = firstMismatch(s.parts);
-            if (other >= 0) {
-                throw mismatch(s, me, other, call);
+            RuntimeException differs = compareOnceAllArrived(s, me, epoch, Seen.EPOCHS, call);
+            if (differs != null) {
+                throw differs;
             }
             s.parts[me].clear();
             leave(me, call);
@@ -762,17 +760,18 @@ public final class Team {
 
     /** Member {@code me} found another call than its own at the root: the report, once every member has arrived. */
     private RuntimeException differsFromRoot(Slot s, int me, long epoch, String call) {
-        RuntimeException differs = compareOnceAllArrived(s, me, epoch, call);
+        RuntimeException differs = compareOnceAllArrived(s, me, epoch, arrivalsSeen(), call);
         return differs != null ? differs
             : new IllegalStateException(call + ": members took different paths for matching calls");
     }
 
     /**
-     * Waits until every member has arrived at phase {@code epoch} and compares every part: the
-     * report of the first member whose call differs, or null if every call matches.
+     * Waits until every member has arrived at phase {@code epoch}, seen as {@code seen} says, and
+     * compares every part: the report of the first member whose call differs, or null if every call
+     * matches.
      */
-    private RuntimeException compareOnceAllArrived(Slot s, int me, long epoch, String call) {
-        awaitAll(me, epoch, null, call);
+    private RuntimeException compareOnceAllArrived(Slot s, int me, long epoch, Seen seen, String call) {
+        awaitAll(me, epoch, null, seen, call);
         passed(me, epoch);
         int other = firstMismatch(s.parts);
         return other >= 0 ? mismatch(s, me, other, call) : null;
@@ -916,7 +915,12 @@ public final class Team {
      * the line or the arrival rings it.
      */
     private void awaitAll(int me, long epoch, Part settling, String call) {
-        awaitAll(me, epoch, settling, parks || isLarge() ? Seen.EPOCHS : Seen.LINES, call);
+        awaitAll(me, epoch, settling, arrivalsSeen(), call);
+    }
+
+    /** How a wait for every member's arrival sees them: the epoch words when ranks park or the team is large, else the lines. */
+    private Seen arrivalsSeen() {
+        return parks || isLarge() ? Seen.EPOCHS : Seen.LINES;
     }
 
     /** As {@link #awaitAll(int, long, Part, String)}, seeing the members' arrivals as {@code seen} says. */
