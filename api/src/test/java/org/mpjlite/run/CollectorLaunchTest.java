@@ -13,9 +13,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.mpjlite.p2p.Jobs;
 
 /**
- * {@code bin/mpjrun} starts the JVM with the parallel collector and conditional card marks, unless
- * the user chose a collector in {@code MPJLITE_JAVA_OPTS}, {@code JAVA_TOOL_OPTIONS} or
- * {@code JDK_JAVA_OPTIONS}: then that one runs, and the JVM does not refuse to start for two.
+ * {@code bin/mpjrun} starts the JVM with the parallel collector, conditional card marks and a young
+ * generation of fixed size (no adaptive size policy), unless the user chose a collector in
+ * {@code MPJLITE_JAVA_OPTS}, {@code JAVA_TOOL_OPTIONS} or {@code JDK_JAVA_OPTIONS}: then that one
+ * runs with the JVM's own options, and the JVM does not refuse to start for two.
  */
 class CollectorLaunchTest {
     private static final Map<String, String> NO_USER_OPTIONS = Map.of(
@@ -24,7 +25,7 @@ class CollectorLaunchTest {
     @TempDir
     Path dir;
 
-    /** Every rank prints the names of the JVM's collectors, sorted, and the card-mark option. */
+    /** Every rank prints the names of the JVM's collectors, sorted, and the two options mpjrun sets. */
     private Path program() throws Exception {
         return Sources.write(dir, "Collector.java", String.join("\n",
             "import java.lang.management.*;",
@@ -39,7 +40,8 @@ class CollectorLaunchTest {
             "        com.sun.management.HotSpotDiagnosticMXBean hs =",
             "            ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);",
             "        System.out.println(\"rank \" + MPI.COMM_WORLD.getRank() + \": \" + names",
-            "            + \"; UseCondCardMark=\" + hs.getVMOption(\"UseCondCardMark\").getValue());",
+            "            + \"; UseCondCardMark=\" + hs.getVMOption(\"UseCondCardMark\").getValue()",
+            "            + \"; UseAdaptiveSizePolicy=\" + hs.getVMOption(\"UseAdaptiveSizePolicy\").getValue());",
             "        MPI.Finalize();",
             "    }",
             "}",
@@ -48,11 +50,11 @@ class CollectorLaunchTest {
 
     @Test
     @Timeout(120)
-    void theDefaultIsTheParallelCollectorWithConditionalCardMarks() throws Exception {
+    void theDefaultIsTheParallelCollectorWithConditionalCardMarksAndAFixedYoungGeneration() throws Exception {
         List<String> r = Subprocesses.runMpjrun(60, NO_USER_OPTIONS, "-np", "3", program().toString());
         assertEquals("0", r.get(0), r.toString());
         for (int rank = 0; rank < 3; rank++) {
-            Jobs.assertMentions(r.get(1), "rank " + rank + ": [PS MarkSweep, PS Scavenge]; UseCondCardMark=true\n");
+            Jobs.assertMentions(r.get(1), "rank " + rank + ": [PS MarkSweep, PS Scavenge]; UseCondCardMark=true; UseAdaptiveSizePolicy=false\n");
         }
     }
 
@@ -73,7 +75,20 @@ class CollectorLaunchTest {
         for (int rank = 0; rank < 2; rank++) {
             String prefix = "rank " + rank + ": ";
             String line = r.get(1).lines().filter(l -> l.startsWith(prefix)).findFirst().orElse("");
-            Jobs.assertMentions(line, collectors, "; UseCondCardMark=false");
+            Jobs.assertMentions(line, collectors, "; UseCondCardMark=false; UseAdaptiveSizePolicy=true");
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void anOptionInMpjliteJavaOptsOverridesOneOfMpjrunsOwn() throws Exception {
+        Map<String, String> env = new java.util.HashMap<>(NO_USER_OPTIONS);
+        env.put("MPJLITE_JAVA_OPTS", "-XX:+UseAdaptiveSizePolicy");
+        List<String> r = Subprocesses.runMpjrun(60, env, "-np", "2", program().toString());
+        assertEquals("0", r.get(0), r.toString());
+        for (int rank = 0; rank < 2; rank++) {
+            Jobs.assertMentions(r.get(1),
+                "rank " + rank + ": [PS MarkSweep, PS Scavenge]; UseCondCardMark=true; UseAdaptiveSizePolicy=true\n");
         }
     }
 }
