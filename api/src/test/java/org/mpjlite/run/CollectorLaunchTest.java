@@ -54,7 +54,8 @@ class CollectorLaunchTest {
         List<String> r = Subprocesses.runMpjrun(60, NO_USER_OPTIONS, "-np", "3", program().toString());
         assertEquals("0", r.get(0), r.toString());
         for (int rank = 0; rank < 3; rank++) {
-            Jobs.assertMentions(r.get(1), "rank " + rank + ": [PS MarkSweep, PS Scavenge]; UseCondCardMark=true; UseAdaptiveSizePolicy=false\n");
+            Jobs.assertMentions(r.get(1),
+                "rank " + rank + ": [PS MarkSweep, PS Scavenge]; UseCondCardMark=true; UseAdaptiveSizePolicy=false\n");
         }
     }
 
