@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -48,14 +47,22 @@ class CollectorLaunchTest {
             ""));
     }
 
-    @Test
+    /**
+     * mpjrun's own options; {@code options} in {@code MPJLITE_JAVA_OPTS} (empty: unset), which come
+     * after them, override one.
+     */
+    @ParameterizedTest(name = "MPJLITE_JAVA_OPTS=''{0}''")
+    @CsvSource({
+        "'', 3, false",
+        "-XX:+UseAdaptiveSizePolicy, 2, true",
+    })
     @Timeout(120)
-    void theDefaultIsTheParallelCollectorWithConditionalCardMarksAndAFixedYoungGeneration() throws Exception {
-        List<String> r = Subprocesses.runMpjrun(60, NO_USER_OPTIONS, "-np", "3", program().toString());
-        assertEquals("0", r.get(0), r.toString());
-        for (int rank = 0; rank < 3; rank++) {
-            Jobs.assertMentions(r.get(1),
-                "rank " + rank + ": [PS MarkSweep, PS Scavenge]; UseCondCardMark=true; UseAdaptiveSizePolicy=false\n");
+    void theParallelCollectorRunsWithConditionalCardMarks(String options, int ranks, boolean adaptive)
+        throws Exception {
+        String out = output(ranks, "MPJLITE_JAVA_OPTS", options);
+        for (int rank = 0; rank < ranks; rank++) {
+            Jobs.assertMentions(out, "rank " + rank + ": [PS MarkSweep, PS Scavenge]; UseCondCardMark=true;"
+                + " UseAdaptiveSizePolicy=" + adaptive + "\n");
         }
     }
 
@@ -69,27 +76,23 @@ class CollectorLaunchTest {
     })
     @Timeout(120)
     void aCollectorTheUserChoseRuns(String variable, String options, String collectors) throws Exception {
-        Map<String, String> env = new java.util.HashMap<>(NO_USER_OPTIONS);
-        env.put(variable, options);
-        List<String> r = Subprocesses.runMpjrun(60, env, "-np", "2", program().toString());
-        assertEquals("0", r.get(0), r.toString());
+        String out = output(2, variable, options);
         for (int rank = 0; rank < 2; rank++) {
             String prefix = "rank " + rank + ": ";
-            String line = r.get(1).lines().filter(l -> l.startsWith(prefix)).findFirst().orElse("");
+            String line = out.lines().filter(l -> l.startsWith(prefix)).findFirst().orElse("");
             Jobs.assertMentions(line, collectors, "; UseCondCardMark=false; UseAdaptiveSizePolicy=true");
         }
     }
 
-    @Test
-    @Timeout(120)
-    void anOptionInMpjliteJavaOptsOverridesOneOfMpjrunsOwn() throws Exception {
+    /**
+     * What the program printed on {@code ranks} ranks with {@code variable} set to {@code options}
+     * (empty: unset), after asserting that mpjrun exited with 0.
+     */
+    private String output(int ranks, String variable, String options) throws Exception {
         Map<String, String> env = new java.util.HashMap<>(NO_USER_OPTIONS);
-        env.put("MPJLITE_JAVA_OPTS", "-XX:+UseAdaptiveSizePolicy");
-        List<String> r = Subprocesses.runMpjrun(60, env, "-np", "2", program().toString());
+        env.put(variable, options);
+        List<String> r = Subprocesses.runMpjrun(60, env, "-np", String.valueOf(ranks), program().toString());
         assertEquals("0", r.get(0), r.toString());
-        for (int rank = 0; rank < 2; rank++) {
-            Jobs.assertMentions(r.get(1),
-                "rank " + rank + ": [PS MarkSweep, PS Scavenge]; UseCondCardMark=true; UseAdaptiveSizePolicy=true\n");
-        }
+        return r.get(1);
     }
 }
