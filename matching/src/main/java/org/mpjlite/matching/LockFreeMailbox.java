@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 import org.jctools.queues.varhandle.MpscUnboundedVarHandleArrayQueue;
+import org.jctools.queues.varhandle.SpscVarHandleArrayQueue;
 
 /**
  * A mailbox whose senders never lock: a message either claims the published receive with one
@@ -22,6 +23,26 @@ import org.jctools.queues.varhandle.MpscUnboundedVarHandleArrayQueue;
  * thread ({@link #confineTo}: a rank at {@code THREAD_SINGLE} or {@code THREAD_FUNNELED}), that
  * thread is the only owner and takes no lock at all. The handler runs on the owner's threads, or
  * on the sender's thread after a claim.
+ *
+ * <p><b>Deferred posts.</b> A receive that the thread named by {@link #deferPostsOf} (the rank's
+ * Init thread) posts while an earlier receive waits goes into a single-producer queue of at most
+ * {@link #DEFERRED_POSTS} receives, not into the lists: no owner lock, no drain, two plain stores
+ * and a release store on x86. Every call of the owner's that takes the lock (or runs confined) first
+ * drains the inbox and then puts the deferred receives in their places, in order, exactly as
+ * {@link #post} would have with the inbox drained: the earliest unexpected message each accepts,
+ * else published if none is, else posted behind the rest. So a window of receives posted ahead of
+ * its messages (a stream's receiver) takes the lock once per wait, not once per receive; the
+ * rank's waits and tests find them through {@link #progress}, which matches whenever the queue is
+ * not empty. Nothing a sender does depends on them: a sender claims only the published receive,
+ * which is earlier than every deferred one, and a message that a deferred receive accepts and no
+ * earlier receive does waits in the inbox, a ring or the unexpected list until the receive takes
+ * its place, as it would have waited there had the receive been posted at once and the owner not
+ * yet drained. Whether an earlier receive waits is read without the lock ({@code state}, a
+ * hint): a stale reading only costs the post its deferral or the next match a publish, never the
+ * order. Another thread of the rank that posts after it learnt of a deferred receive (its own
+ * happens-before) takes the deferred one into the lists first, as the queue's consumer under the
+ * owner lock; one that did not may go first, as any two concurrent posts may. A rank parked in a
+ * wait has no deferred receive: its wait matched before parking.
  *
  * <p>Snapshots ({@link #unexpectedSnapshot}, {@link #postedSnapshot}) asked for by another thread
  * of a confined mailbox (a deadlock report) read the lists as they are, without matching what
@@ -125,6 +146,14 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
      * thread of the owner, under the lock) until {@link #confineTo}.
      */
     private volatile Thread confined;
+    /** The one thread whose posts may wait in {@link #deferred} ({@link #deferPostsOf}); null: none. */
+    private volatile Thread deferring;
+    /**
+     * The receives {@link #deferring} posted while an earlier one waited, oldest first, not yet in
+     * the lists: produced by that thread only, consumed under the owner lock (or by the confined
+     * thread). JCTools' VarHandle queue, which needs no {@code sun.misc.Unsafe} on any JDK.
+     */
+    private final SpscVarHandleArrayQueue<R> deferred = new SpscVarHandleArrayQueue<>(DEFERRED_POSTS);
     /**
      * The owner's view of the published receive (owner lock held): while {@link #state} is not
      * {@link #NONE}, the earliest posted receive; kept, stale, after it is matched, for the reason of
@@ -240,6 +269,11 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
         confined = owner;
     }
 
+    @Override
+    public void deferPostsOf(Thread poster) {
+        deferring = poster;
+    }
+
     /**
      * Posts a receive: it matches the earliest unexpected message it accepts; else, if no receive
      * posted before it waits, the rings are drained with it as the latest posted receive, so that a
@@ -255,10 +289,16 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
      */
     @Override
     public void post(R receive) {
+        // state read without the lock: a hint (see Deferred posts); a full queue takes the lock,
+        // which puts the deferred receives in their places before this one.
+        if (state != NONE && deferring == Thread.currentThread() && deferred.offer(receive)) {
+            return;
+        }
         boolean locked = lockUnlessConfined();
         try {
             drainInbox(Long.MAX_VALUE);
             settle();
+            integrateDeferred();
             M message = lists.takeUnexpected(receive);
             if (message != null) {
                 handler.matched(receive, message);
@@ -290,6 +330,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
     public M probe(int context, int source, int tag) {
         boolean locked = lockUnlessConfined();
         try {
+            catchUp();
             drain();
             settle();
             return Envelope.exposed(lists.peekUnexpected(context, source, tag));
@@ -302,6 +343,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
     public M take(int context, int source, int tag) {
         boolean locked = lockUnlessConfined();
         try {
+            catchUp();
             drain();
             settle();
             return Envelope.exposed(lists.takeUnexpected(context, source, tag));
@@ -316,6 +358,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
         try {
             // Drain first: a message already in the inbox that matches this receive wins over the
             // cancel, exactly as if it had been matched before the cancel was called.
+            catchUp();
             drain();
             boolean cancelled = state == LIVE && receive == published ? claimPublished() : lists.removePosted(receive);
             settle();
@@ -327,11 +370,12 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
 
     @Override
     public void progress() {
-        if (inboxEmpty() && !settleable() && !ringsPublished()) {
+        if (inboxEmpty() && !settleable() && !ringsPublished() && deferred.isEmpty()) {
             return;
         }
         boolean locked = lockUnlessConfined();
         try {
+            catchUp();
             drain();
             settle();
         } finally {
@@ -404,6 +448,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
         }
         ownerLock.lock();
         try {
+            catchUp();
             drain();
             settle();
             return lists.unexpected();
@@ -419,6 +464,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
         }
         ownerLock.lock();
         try {
+            catchUp();
             drain();
             settle();
             return withPublished(lists.posted());
@@ -456,6 +502,31 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
     private boolean isForeign() {
         Thread c = confined;
         return c != null && c != Thread.currentThread();
+    }
+
+    /** Drains the inbox, then moves the deferred receives into the lists; owner lock held. */
+    private void catchUp() {
+        drainInbox(Long.MAX_VALUE);
+        settle();
+        integrateDeferred();
+    }
+
+    /**
+     * Posts the receives {@link #deferring} left in {@link #deferred}, in order, as {@link #post}
+     * would have; right after a drain of the inbox and a settle. Owner lock held.
+     */
+    private void integrateDeferred() {
+        R receive;
+        while ((receive = deferred.relaxedPoll()) != null) {
+            M message = lists.takeUnexpected(receive);
+            if (message != null) {
+                handler.matched(receive, message);
+            } else if (state == NONE) {
+                publish(receive);
+            } else {
+                lists.addPosted(receive);
+            }
+        }
     }
 
     /**
@@ -742,6 +813,11 @@ abstract class LockFreeMailboxSenderFields<M extends Envelope> extends LockFreeM
      * 498); JEP 471 is to deny it by default and then remove it.
      */
     static final int FIRST_UNSAFE_WARNING_JDK = 24;
+    /**
+     * How many receives the Init thread may leave deferred at once: two windows of
+     * {@code OSUBandwidth}; past that a post takes the lock (and the deferred ones into the lists).
+     */
+    static final int DEFERRED_POSTS = 128;
     /**
      * The system property that, set to {@code true}, makes the inbox the VarHandle queue
      * ({@link #quietInbox}) on every JDK, so that the tests run it on JDK 17 as well (the build

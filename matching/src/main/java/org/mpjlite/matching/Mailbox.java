@@ -121,6 +121,15 @@ public interface Mailbox<M extends Envelope, R extends Envelope> {
     boolean hasArrivals();
 
     /**
+     * Lets {@code poster} (the rank's thread that called Init) leave a receive it posts while an
+     * earlier one waits for the owner's next call to put in its place, rather than serialize the
+     * post with the owner's other threads: what this mailbox then does is as if the receive had been
+     * posted at the call. A no-op for a mailbox that saves nothing by it.
+     */
+    default void deferPostsOf(Thread poster) {
+    }
+
+    /**
      * From now on only {@code owner} (the calling thread) calls the owner's methods: a rank at
      * {@code THREAD_SINGLE} or {@code THREAD_FUNNELED}. A mailbox may then skip the locking that
      * serializes the owner's threads. Snapshots stay callable from any thread, for reports.

@@ -59,7 +59,15 @@ class MailboxTest {
     static Stream<Named<Function<Recorder, Mailbox<Msg, Recv>>>> mailboxes() {
         return Stream.of(
             Named.of("locked", LockedMailbox::new),
-            Named.of("lock-free", LockFreeMailbox::new));
+            Named.of("lock-free", LockFreeMailbox::new),
+            Named.of("lock-free, the test thread's posts deferred", MailboxTest::deferringMailbox));
+    }
+
+    /** A lock-free mailbox that defers the calling thread's posts made behind a waiting receive. */
+    private static Mailbox<Msg, Recv> deferringMailbox(Recorder recorder) {
+        LockFreeMailbox<Msg, Recv> box = new LockFreeMailbox<>(recorder);
+        box.deferPostsOf(Thread.currentThread());
+        return box;
     }
 
     @ParameterizedTest

@@ -254,6 +254,7 @@ public final class Rank implements Waiter {
             threadLevel = requiredThreadLevel;
             mainThread = me;
             confinedTo = requiredThreadLevel <= THREAD_FUNNELED ? me : null;
+            endpoint.mailbox().deferPostsOf(me); // its receives posted behind others take no lock
             if (confinedTo != null) {
                 endpoint.mailbox().confineTo(me); // one thread calls MPI: its mailbox needs no owner lock
             }

@@ -51,6 +51,11 @@ public abstract class MailboxNonOvertaking {
         mailbox.deliver(new Msg(CONTEXT, SOURCE, TAG, 2));
     }
 
+    /** The calling thread's posts behind a waiting receive are deferred from now on. */
+    protected void deferPosts() {
+        mailbox.deferPostsOf(Thread.currentThread());
+    }
+
     protected void receive() {
         mailbox.post(first);
         mailbox.post(second);
@@ -78,6 +83,34 @@ public abstract class MailboxNonOvertaking {
 
         @Actor
         public void owner() {
+            receive();
+        }
+
+        @Arbiter
+        public void arbiter(III_Result r) {
+            check(r);
+        }
+    }
+
+    /**
+     * {@link LockFreeMailbox}, the owner's posts deferred ({@link LockFreeMailbox#deferPostsOf}): the
+     * second receive, posted while the first waits, takes its place at the arbiter's round of matching.
+     */
+    @JCStressTest
+    @State
+    public static class LockFreeDeferred extends MailboxNonOvertaking {
+        public LockFreeDeferred() {
+            super(LockFreeMailbox::new);
+        }
+
+        @Actor
+        public void sender() {
+            send();
+        }
+
+        @Actor
+        public void owner() {
+            deferPosts();
             receive();
         }
 
