@@ -26,14 +26,15 @@ import org.jctools.queues.varhandle.SpscVarHandleArrayQueue;
  *
  * <p><b>Deferred posts.</b> A receive that the thread named by {@link #deferPostsOf} (the rank's
  * Init thread) posts while an earlier receive waits goes into a single-producer queue of at most
- * {@link #DEFERRED_POSTS} receives, not into the lists: no owner lock, no drain, two plain stores
- * and a release store on x86. Every call of the owner's that takes the lock (or runs confined) first
- * drains the inbox and then puts the deferred receives in their places, in order, exactly as
- * {@link #post} would have with the inbox drained: the earliest unexpected message each accepts,
- * else published if none is, else posted behind the rest. So a window of receives posted ahead of
- * its messages (a stream's receiver) takes the lock once per wait, not once per receive; the
- * rank's waits and tests find them through {@link #progress}, which matches whenever the queue is
- * not empty. Nothing a sender does depends on them: a sender claims only the published receive,
+ * {@link #DEFERRED_POSTS} receives, not into the lists: no owner lock, no drain, a store of the
+ * receive and a release store of the queue's index. Every call of the owner's that matches
+ * ({@link #post} under the lock, {@link #probe}, {@link #take}, {@link #cancel}, {@link #progress},
+ * the snapshots) first drains the inbox and then puts the deferred receives in their places, in
+ * order, exactly as {@link #post} would have with the inbox drained: the earliest unexpected
+ * message each accepts, else published if none is, else posted behind the rest; only then does it
+ * drain the rings. So a window of receives posted ahead of its messages (a stream's receiver) takes
+ * the lock once per round of its wait, not once per receive; the rank's waits and tests find them
+ * through {@link #progress}, which matches whenever the queue is not empty. Nothing a sender does depends on them: a sender claims only the published receive,
  * which is earlier than every deferred one, and a message that a deferred receive accepts and no
  * earlier receive does waits in the inbox, a ring or the unexpected list until the receive takes
  * its place, as it would have waited there had the receive been posted at once and the owner not
