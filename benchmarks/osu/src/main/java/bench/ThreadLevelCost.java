@@ -9,7 +9,8 @@ import org.mpjlite.smpdev.Rank;
 /**
  * What a plain {@code MPI.Init} costs a small message against a rank confined to one thread, in
  * one job. {@code Init} provides {@code MPI_THREAD_MULTIPLE}, so each rank's mailbox takes its
- * owner lock; {@code InitThread} with {@code THREAD_SINGLE} or {@code THREAD_FUNNELED} confines the
+ * owner lock (but for the receives the Init thread posts while an earlier one waits, which are
+ * deferred, and so in both states here); {@code InitThread} with {@code THREAD_SINGLE} or {@code THREAD_FUNNELED} confines the
  * mailbox to the calling thread, and it takes none. Here both ranks switch their own mailbox
  * between the two states from one segment to the next (confined first in every other pair), so
  * that both states see the same machine, and rank 0 prints the medians of each and of the
