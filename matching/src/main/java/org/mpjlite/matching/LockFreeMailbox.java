@@ -34,11 +34,11 @@ import org.jctools.queues.varhandle.SpscVarHandleArrayQueue;
  * message each accepts, else published if none is, else posted behind the rest; only then does it
  * drain the rings. So a window of receives posted ahead of its messages (a stream's receiver) takes
  * the lock once per round of its wait, not once per receive; the rank's waits and tests find them
- * through {@link #progress}, which matches whenever the queue is not empty. Nothing a sender does depends on them: a sender claims only the published receive,
- * which is earlier than every deferred one, and a message that a deferred receive accepts and no
- * earlier receive does waits in the inbox, a ring or the unexpected list until the receive takes
- * its place, as it would have waited there had the receive been posted at once and the owner not
- * yet drained. Whether an earlier receive waits is read without the lock ({@code state}, a
+ * through {@link #progress}, which matches whenever the queue is not empty. Nothing a sender does
+ * depends on them: a sender claims only the published receive, which is earlier than every
+ * deferred one, and a message that a deferred receive accepts and no earlier receive does waits in
+ * the inbox, a ring or the unexpected list until the receive takes its place, as it would have
+ * waited there had the receive been posted at once and the owner not yet drained. Whether an earlier receive waits is read without the lock ({@code state}, a
  * hint): a stale reading only costs the post its deferral or the next match a publish, never the
  * order. Another thread of the rank that posts after it learnt of a deferred receive (its own
  * happens-before) takes the deferred one into the lists first, as the queue's consumer under the
