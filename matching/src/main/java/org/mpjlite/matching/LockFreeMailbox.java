@@ -505,8 +505,14 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
         return c != null && c != Thread.currentThread();
     }
 
-    /** Drains the inbox, then moves the deferred receives into the lists; owner lock held. */
+    /**
+     * If receives are deferred, drains the inbox and puts them in their places; owner lock held.
+     * With none (every call but those after a window's posts), the caller's own drain does.
+     */
     private void catchUp() {
+        if (deferred.isEmpty()) {
+            return;
+        }
         drainInbox(Long.MAX_VALUE);
         settle();
         integrateDeferred();
