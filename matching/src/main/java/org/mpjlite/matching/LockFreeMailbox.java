@@ -300,9 +300,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
             drainInbox(Long.MAX_VALUE);
             settle();
             integrateDeferred();
-            M message = lists.takeUnexpected(receive);
-            if (message != null) {
-                handler.matched(receive, message);
+            if (matchUnexpected(receive)) {
                 return;
             }
             MessageRing[] current = rings;
@@ -317,11 +315,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
                     return;
                 }
             }
-            if (state == NONE) {
-                publish(receive);
-            } else {
-                lists.addPosted(receive);
-            }
+            leavePosted(receive);
         } finally {
             unlock(locked);
         }
@@ -331,7 +325,6 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
     public M probe(int context, int source, int tag) {
         boolean locked = lockUnlessConfined();
         try {
-            catchUp();
             drain();
             settle();
             return Envelope.exposed(lists.peekUnexpected(context, source, tag));
@@ -344,7 +337,6 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
     public M take(int context, int source, int tag) {
         boolean locked = lockUnlessConfined();
         try {
-            catchUp();
             drain();
             settle();
             return Envelope.exposed(lists.takeUnexpected(context, source, tag));
@@ -359,7 +351,6 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
         try {
             // Drain first: a message already in the inbox that matches this receive wins over the
             // cancel, exactly as if it had been matched before the cancel was called.
-            catchUp();
             drain();
             boolean cancelled = state == LIVE && receive == published ? claimPublished() : lists.removePosted(receive);
             settle();
@@ -376,7 +367,6 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
         }
         boolean locked = lockUnlessConfined();
         try {
-            catchUp();
             drain();
             settle();
         } finally {
@@ -449,7 +439,6 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
         }
         ownerLock.lock();
         try {
-            catchUp();
             drain();
             settle();
             return lists.unexpected();
@@ -465,7 +454,6 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
         }
         ownerLock.lock();
         try {
-            catchUp();
             drain();
             settle();
             return withPublished(lists.posted());
@@ -506,39 +494,45 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
     }
 
     /**
-     * If receives are deferred, drains the inbox and puts them in their places; owner lock held.
-     * With none (every call but those after a window's posts), the caller's own drain does.
-     */
-    private void catchUp() {
-        if (deferred.isEmpty()) {
-            return;
-        }
-        drainInbox(Long.MAX_VALUE);
-        settle();
-        integrateDeferred();
-    }
-
-    /**
      * Posts the receives {@link #deferring} left in {@link #deferred}, in order, as {@link #post}
      * would have; right after a drain of the inbox and a settle. Owner lock held.
      */
     private void integrateDeferred() {
         R receive;
         while ((receive = deferred.relaxedPoll()) != null) {
-            M message = lists.takeUnexpected(receive);
-            if (message != null) {
-                handler.matched(receive, message);
-            } else if (state == NONE) {
-                publish(receive);
-            } else {
-                lists.addPosted(receive);
+            if (!matchUnexpected(receive)) {
+                leavePosted(receive);
             }
+        }
+    }
+
+    /** Hands {@code receive} the earliest unexpected message it accepts; false if none does. Owner lock held. */
+    private boolean matchUnexpected(R receive) {
+        M message = lists.takeUnexpected(receive);
+        if (message == null) {
+            return false;
+        }
+        handler.matched(receive, message);
+        return true;
+    }
+
+    /**
+     * Leaves {@code receive}, which took no unexpected message, to wait: published if none is,
+     * else posted behind the others. Right after a drain of the inbox and a settle; owner lock held.
+     */
+    private void leavePosted(R receive) {
+        if (state == NONE) {
+            publish(receive);
+        } else {
+            lists.addPosted(receive);
         }
     }
 
     /**
      * Moves every arrived message, from the inbox and from the rings, to a posted receive or to the
-     * unexpected list; owner lock held. Returns once the inbox is empty (a producer that has taken
+     * unexpected list, putting the deferred receives in their places between the two (after the
+     * inbox, which publishing a receive needs drained; before the rings, whose cells they may take
+     * straight); owner lock held. Returns once the inbox is empty (a producer that has taken
      * an index but not yet stored its message is waited for, {@link #awaitSender}) and no ring's
      * next message is in its cell. A ring's sender between its claim and its publish is not waited
      * for: its send has not returned, and {@link #hasArrivals} tells a waiter about to park that it
@@ -546,6 +540,10 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
      */
     private void drain() {
         drainInbox(Long.MAX_VALUE);
+        if (!deferred.isEmpty()) {
+            settle();
+            integrateDeferred();
+        }
         MessageRing[] current = rings;
         if (current.length != 0) {
             drainRings(current);

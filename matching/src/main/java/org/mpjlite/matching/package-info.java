@@ -37,8 +37,8 @@
  * lock-free for senders (one atomic add per offer or ring message, or one compare-and-set per claim) and blocking
  * only among the owner's own threads, and not even that once confined to one thread
  * ({@code Mailbox.confineTo}) or for the receives the Init thread posts behind a waiting one
- * ({@code Mailbox.deferPostsOf}: a single-producer queue the next matching call empties). Memory ordering: a lock's release/acquire, the queue's offer/poll,
- * a claim word's or a ring cell's release/acquire publishes an envelope's fields; no full fence (the
+ * ({@code Mailbox.deferPostsOf}: a single-producer queue the next matching call empties). Memory
+ * ordering: a lock's release/acquire, the queue's offer/poll, a claim word's or a ring cell's release/acquire publishes an envelope's fields; no full fence (the
  * handshake with a parking owner rests on the queue's or the ring's atomic add).
  */
 package org.mpjlite.matching;
