@@ -171,8 +171,9 @@ class ReceivesPostedBehindAWaitingOneTest {
             }
             int[] one = new int[1];
             int[] two = new int[1];
-            Request waiting = MPI.COMM_WORLD.Irecv(one, 0, 1, MPI.INT, 1, 1);
-            Request queued = MPI.COMM_WORLD.Irecv(two, 0, 1, MPI.INT, 1, 2);
+            Request[] posted = waitingThenQueued(one, two);
+            Request waiting = posted[0];
+            Request queued = posted[1];
             queued.Cancel();
             assertTrue(queued.Wait().Test_cancelled(), "the queued receive is cancelled");
             assertEquals(0, two[0], "a cancelled receive writes nothing");
@@ -201,8 +202,9 @@ class ReceivesPostedBehindAWaitingOneTest {
             }
             int[] one = new int[1];
             int[] two = new int[1];
-            Request waiting = MPI.COMM_WORLD.Irecv(one, 0, 1, MPI.INT, 1, 1);
-            Request queued = MPI.COMM_WORLD.Irecv(two, 0, 1, MPI.INT, 1, 2);
+            Request[] posted = waitingThenQueued(one, two);
+            Request waiting = posted[0];
+            Request queued = posted[1];
             MPI.COMM_WORLD.Barrier();
             assertNull(MPI.COMM_WORLD.Iprobe(1, 2), "the tag-2 message belongs to the queued receive");
             assertNull(MPI.COMM_WORLD.Iprobe(MPI.ANY_SOURCE, MPI.ANY_TAG), "nothing else has come");
@@ -256,6 +258,15 @@ class ReceivesPostedBehindAWaitingOneTest {
             }
             return null;
         });
+    }
+
+    /**
+     * Rank 0 posts a receive of one int from rank 1 with tag 1 into {@code one}, which waits, then
+     * one with tag 2 into {@code two}, which is queued behind it.
+     */
+    private static Request[] waitingThenQueued(int[] one, int[] two) {
+        Request waiting = MPI.COMM_WORLD.Irecv(one, 0, 1, MPI.INT, 1, 1);
+        return new Request[] {waiting, MPI.COMM_WORLD.Irecv(two, 0, 1, MPI.INT, 1, 2)};
     }
 
     /** Eager and rendezvous lengths mixed (in ints): the default threshold sends the long ones by rendezvous. */
