@@ -179,15 +179,35 @@ final class Check {
 
     /** A destination rank: {@code PROC_NULL} or a rank of the communicator. */
     static void dest(String call, int dest, int size) {
-        if (dest != MPI.PROC_NULL && (dest < 0 || dest >= size)) {
+        if (!isDest(dest, size)) {
             throw new MPIException(MPI.ERR_RANK, call + ": destination rank " + dest
                 + " is not in the communicator (size " + size + ", valid 0.." + (size - 1) + " or MPI.PROC_NULL)");
         }
     }
 
+    /** Whether a send may name {@code dest} in a communicator of {@code size}: a rank or PROC_NULL. */
+    static boolean isDest(int dest, int size) {
+        return dest == MPI.PROC_NULL || dest >= 0 && dest < size;
+    }
+
+    /** Whether a send may carry {@code tag}: 0..TAG_UB. */
+    static boolean isSendTag(int tag) {
+        return tag >= 0 && tag <= MPI.TAG_UB_VALUE;
+    }
+
+    /** Whether a receive may name {@code source} in a communicator of {@code size}: a rank, ANY_SOURCE or PROC_NULL. */
+    static boolean isSource(int source, int size) {
+        return source == MPI.ANY_SOURCE || source == MPI.PROC_NULL || source >= 0 && source < size;
+    }
+
+    /** Whether a receive may name {@code tag}: 0..TAG_UB or ANY_TAG. */
+    static boolean isRecvTag(int tag) {
+        return tag == MPI.ANY_TAG || tag >= 0 && tag <= MPI.TAG_UB_VALUE;
+    }
+
     /** A source rank: {@code ANY_SOURCE}, {@code PROC_NULL} or a rank of the communicator. */
     static void source(String call, int source, int size) {
-        if (source != MPI.ANY_SOURCE && source != MPI.PROC_NULL && (source < 0 || source >= size)) {
+        if (!isSource(source, size)) {
             throw new MPIException(MPI.ERR_RANK, call + ": source rank " + source
                 + " is not in the communicator (size " + size + ", valid 0.." + (size - 1)
                 + ", MPI.ANY_SOURCE or MPI.PROC_NULL)");
@@ -196,14 +216,14 @@ final class Check {
 
     /** A send tag: 0..TAG_UB. */
     static void sendTag(String call, int tag) {
-        if (tag < 0 || tag > MPI.TAG_UB_VALUE) {
+        if (!isSendTag(tag)) {
             throw new MPIException(MPI.ERR_TAG, call + ": tag must be in 0.." + MPI.TAG_UB_VALUE + ", was " + tag);
         }
     }
 
     /** A receive tag: 0..TAG_UB or {@code ANY_TAG}. */
     static void recvTag(String call, int tag) {
-        if (tag != MPI.ANY_TAG && (tag < 0 || tag > MPI.TAG_UB_VALUE)) {
+        if (!isRecvTag(tag)) {
             throw new MPIException(MPI.ERR_TAG, call + ": tag must be in 0.." + MPI.TAG_UB_VALUE
                 + " or MPI.ANY_TAG, was " + tag);
         }

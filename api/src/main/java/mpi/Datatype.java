@@ -168,6 +168,16 @@ public class Datatype implements Cloneable {
         return kind == Kind.PREDEFINED || map.isContiguous();
     }
 
+    /**
+     * For a predefined datatype of primitive elements (always committed, never freed), how many
+     * elements of its storage type {@code buf} holds when the type addresses it as it is: an array of
+     * exactly that element type, a ByteBuffer, or a buffer of that type. -1 for any other buffer
+     * (null included) and for any other datatype.
+     */
+    final int plainCapacity(Object buf) {
+        return kind != Kind.PREDEFINED || buf == null || map.isObjects() ? -1 : basic.capacityOf(buf);
+    }
+
     /** The contiguous type a packed item of this type is: this type when {@link #direct()}. */
     final Datatype packed() {
         return packed;

@@ -1,5 +1,6 @@
 package mpi;
 
+import java.nio.Buffer;
 import org.mpjlite.smpdev.Rank;
 import org.mpjlite.smpdev.data.Copier;
 import org.mpjlite.smpdev.data.Packing;
@@ -23,6 +24,10 @@ final class PointToPointCalls {
 
     private static SendRequest startSend(Comm c, String call, Rank me, Object buf, int offset, int count, Datatype type,
                                          int dest, int tag, SendMode mode) {
+        if (isPlainSend(c, me, buf, offset, count, type, dest, tag, mode)) {
+            return PointToPoint.isend(me, c.target(me, dest), c.sendContext, c.rankIn(me), tag, buf, offset, count,
+                type.map, mode, call, 0);
+        }
         Slices.Parent from = Slices.addressed(buf, offset, count, type);
         offset = Slices.offset(from, offset);
         buf = Reinterpreted.forSend(call, Slices.buffer(from, buf), offset, count, type);
@@ -50,6 +55,21 @@ final class PointToPointCalls {
         }
     }
 
+    /**
+     * Whether a send is the common one {@link #startSend} starts without the general path's lookups:
+     * a predefined datatype of primitive elements from an array of exactly its element type or a
+     * java.nio buffer it addresses ({@link Datatype#plainCapacity}), in bounds, to a rank of the
+     * communicator, with a valid tag, in a mode other than buffered, on a rank that does not trace.
+     * Such a send needs no slice's parent, no byte view, no serialization and no further check. When
+     * not, the general path checks every argument and reports what is wrong.
+     */
+    private static boolean isPlainSend(Comm c, Rank me, Object buf, int offset, int count, Datatype type, int dest,
+                                       int tag, SendMode mode) {
+        return type != null && mode != SendMode.BUFFERED && me.tracer() == null && offset >= 0 && count >= 0
+            && (long) offset + (long) count * type.units() <= type.plainCapacity(buf)
+            && Check.isSendTag(tag) && dest != MPI.PROC_NULL && Check.isDest(dest, c.peerCount(me));
+    }
+
     private static RecvRequest startRecv(Comm c, String call, Rank me, Object buf, int offset, int count, Datatype type,
                                          int source, int tag) {
         Slices.Parent to = Slices.addressed(buf, offset, count, type);
@@ -60,6 +80,27 @@ final class PointToPointCalls {
         Check.source(call, source, c.peerCount(me));
         Check.recvTag(call, tag);
         if (source == MPI.PROC_NULL) {
+            return null;
+        }
+        return PointToPoint.irecv(me, c.context, source, tag, buf, offset, count, type.map, call,
+            Reinterpreted.openMpi(call));
+    }
+
+    /**
+     * The common receive, posted without the general path's lookups: a predefined datatype of
+     * primitive elements into an array of exactly its element type or a writable java.nio buffer
+     * it addresses ({@link Datatype#plainCapacity}), in bounds, from a rank of the communicator or
+     * {@code ANY_SOURCE}, with a valid tag, on a rank that neither traces nor audits its requests.
+     * Such a receive needs no slice's parent, no byte view and no further check, and is posted as
+     * {@link #startRecv} would post it. Null, having done nothing, when any of that does not hold:
+     * the general path then checks every argument and reports what is wrong.
+     */
+    private static RecvRequest plainRecv(Comm c, String call, Rank me, Object buf, int offset, int count,
+                                         Datatype type, int source, int tag) {
+        if (type == null || me.tracer() != null || me.openRequests() != null || offset < 0 || count < 0
+            || (long) offset + (long) count * type.units() > type.plainCapacity(buf)
+            || buf instanceof Buffer b && b.isReadOnly()
+            || !Check.isRecvTag(tag) || source == MPI.PROC_NULL || !Check.isSource(source, c.peerCount(me))) {
             return null;
         }
         return PointToPoint.irecv(me, c.context, source, tag, buf, offset, count, type.map, call,
@@ -166,6 +207,11 @@ final class PointToPointCalls {
                             int tag) {
         try {
             Rank me = c.rank(call);
+            RecvRequest plain = plainRecv(c, call, me, buf, offset, count, type, source, tag);
+            if (plain != null) {
+                awaitReceived(plain, call, null);
+                return plain;
+            }
             Tracer t = me.tracer();
             long start = t == null ? 0 : t.now();
             Reinterpreted view = Reinterpreted.forRecv(call, buf, offset, count, type);
@@ -193,6 +239,10 @@ final class PointToPointCalls {
                                  int tag, Prequest into) {
         try {
             Rank me = c.rank(call);
+            RecvRequest plain = plainRecv(c, call, me, buf, offset, count, type, source, tag);
+            if (plain != null) {
+                return requestOf(me, plain, c, into);
+            }
             Tracer t = me.tracer();
             long start = t == null ? 0 : t.now();
             Reinterpreted view = Reinterpreted.forRecv(call, buf, offset, count, type);

@@ -86,6 +86,27 @@ class ErrorsTest {
     }
 
     @Jobs.AnyRanks
+    @DisplayName("a read-only receive buffer, or one of another element type: ERR_BUFFER or ERR_TYPE, nothing posted")
+    void receiveBufferNotUsable(World w) {
+        w.run(() -> {
+            int s = right();
+            ByteBuffer readOnly = ByteBuffer.allocateDirect(16).asReadOnlyBuffer();
+            assertMpiError(MPI.ERR_BUFFER, () -> MPI.COMM_WORLD.Recv(readOnly, 0, 4, MPI.BYTE, s, 0), "Recv",
+                "read-only");
+            assertMpiError(MPI.ERR_BUFFER, () -> MPI.COMM_WORLD.Irecv(readOnly, 0, 2, MPI.INT, s, 0), "Irecv",
+                "read-only");
+            assertMpiError(MPI.ERR_BUFFER, () -> MPI.COMM_WORLD.iRecv(MPI.newIntBuffer(4).asReadOnlyBuffer(), 4,
+                MPI.INT, s, 0), "iRecv", "read-only");
+            assertMpiError(MPI.ERR_TYPE, () -> MPI.COMM_WORLD.Irecv(new long[2], 0, 2, MPI.INT, s, 0), "Irecv",
+                "long[]");
+            assertMpiError(MPI.ERR_TYPE, () -> MPI.COMM_WORLD.Isend(new long[2], 0, 2, MPI.INT, s, 0), "Isend",
+                "long[]");
+            ringStillWorks();
+            return null;
+        });
+    }
+
+    @Jobs.AnyRanks
     @DisplayName("a rank outside the communicator: ERR_RANK naming the call and the rank")
     void rankOutsideTheCommunicator(World w) {
         w.run(() -> {
