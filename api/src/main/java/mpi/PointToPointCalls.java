@@ -16,7 +16,10 @@ import org.mpjlite.smpdev.p2p.SendRequest;
  * non-blocking and persistent forms, send-receive, probe): checks the arguments against the
  * communicator, starts the device operation on its contexts and hands errors to the communicator's
  * error handler ({@link Comm#raise}). The public methods of {@link Comm} name the call and delegate
- * here. Stateless; thread-safe as MPI requires at {@code THREAD_MULTIPLE}.
+ * here. A call of the common kind (a predefined type in a buffer of its own type, valid peer and tag)
+ * is posted on a plain path ({@link #plainRecv}, {@link #isPlainSend}) that decides with a few
+ * comparisons; every other call, and every wrong one, takes the general path, which checks each
+ * argument and says what is wrong. Stateless; thread-safe as MPI requires at {@code THREAD_MULTIPLE}.
  */
 final class PointToPointCalls {
     private PointToPointCalls() {
