@@ -49,7 +49,7 @@ final class Check {
             throw new MPIException(MPI.ERR_BUFFER, call + ": offset must be >= 0, was " + offset);
         }
         if (type.direct()) {
-            if ((long) offset + (long) count * units > capacity) {
+            if (!fits(offset, count, units, capacity)) {
                 throw new MPIException(MPI.ERR_BUFFER, call + ": offset " + offset + " + count " + count
                     + (units == 1 ? "" : " of " + type + " (" + (long) count * units + " elements)")
                     + " is beyond the end of the " + which + " (" + BasicType.describe(buf) + " of " + capacity + " "
@@ -183,6 +183,14 @@ final class Check {
             throw new MPIException(MPI.ERR_RANK, call + ": destination rank " + dest
                 + " is not in the communicator (size " + size + ", valid 0.." + (size - 1) + " or MPI.PROC_NULL)");
         }
+    }
+
+    /**
+     * Whether {@code count} items of {@code units} elements each, from element {@code offset}, end
+     * within {@code capacity} elements (offset and count not negative).
+     */
+    static boolean fits(int offset, int count, int units, int capacity) {
+        return (long) offset + (long) count * units <= capacity;
     }
 
     /** Whether a send may name {@code dest} in a communicator of {@code size}: a rank or PROC_NULL. */

@@ -69,7 +69,7 @@ final class PointToPointCalls {
     private static boolean isPlainSend(Comm c, Rank me, Object buf, int offset, int count, Datatype type, int dest,
                                        int tag, SendMode mode) {
         return type != null && mode != SendMode.BUFFERED && me.tracer() == null && offset >= 0 && count >= 0
-            && (long) offset + (long) count * type.units() <= type.plainCapacity(buf)
+            && Check.fits(offset, count, type.units(), type.plainCapacity(buf))
             && Check.isSendTag(tag) && dest != MPI.PROC_NULL && Check.isDest(dest, c.peerCount(me));
     }
 
@@ -101,7 +101,7 @@ final class PointToPointCalls {
     private static RecvRequest plainRecv(Comm c, String call, Rank me, Object buf, int offset, int count,
                                          Datatype type, int source, int tag) {
         if (type == null || me.tracer() != null || me.openRequests() != null || offset < 0 || count < 0
-            || (long) offset + (long) count * type.units() > type.plainCapacity(buf)
+            || !Check.fits(offset, count, type.units(), type.plainCapacity(buf))
             || buf instanceof Buffer b && b.isReadOnly()
             || !Check.isRecvTag(tag) || source == MPI.PROC_NULL || !Check.isSource(source, c.peerCount(me))) {
             return null;

@@ -91,7 +91,7 @@ class ReceivesPostedBehindAWaitingOneTest {
             if (rank() != 0) {
                 MPI.COMM_WORLD.Barrier();
                 for (int seq = 0; seq < perSender; seq++) {
-                    int n = seq % 5 == 2 ? LARGE : 2;
+                    int n = wildcardLength(seq);
                     int[] msg = ints(n, seq);
                     msg[0] = rank();
                     msg[1] = seq;
@@ -121,8 +121,8 @@ class ReceivesPostedBehindAWaitingOneTest {
                 assertEquals(0, statuses[i].tag, "wildcard receive " + i + " took a tag-0 message");
                 assertEquals(src, in[i][0], "status source of wildcard receive " + i);
                 assertEquals(next[src], in[i][1], "rank " + src + "'s messages in send order, none lost");
-                int n = next[src] % 5 == 2 ? LARGE : 2;
-                assertEquals(n, statuses[i].Get_count(MPI.INT), "count of wildcard receive " + i);
+                assertEquals(wildcardLength(next[src]), statuses[i].Get_count(MPI.INT),
+                    "count of wildcard receive " + i);
                 next[src]++;
             }
             for (int src = 1; src < size(); src++) {
@@ -169,21 +169,17 @@ class ReceivesPostedBehindAWaitingOneTest {
                 sent.Wait();
                 return null;
             }
-            int[] one = new int[1];
-            int[] two = new int[1];
-            Request[] posted = waitingThenQueued(one, two);
-            Request waiting = posted[0];
-            Request queued = posted[1];
-            queued.Cancel();
-            assertTrue(queued.Wait().Test_cancelled(), "the queued receive is cancelled");
-            assertEquals(0, two[0], "a cancelled receive writes nothing");
+            WaitingThenQueued posted = WaitingThenQueued.post();
+            posted.queued().Cancel();
+            assertTrue(posted.queued().Wait().Test_cancelled(), "the queued receive is cancelled");
+            assertEquals(0, posted.two()[0], "a cancelled receive writes nothing");
             MPI.COMM_WORLD.Barrier();
-            Status got = waiting.Wait();
+            Status got = posted.waiting().Wait();
             assertFalse(got.Test_cancelled());
-            assertEquals(11, one[0]);
-            Status later = MPI.COMM_WORLD.Recv(two, 0, 1, MPI.INT, 1, 2);
+            assertEquals(11, posted.one()[0]);
+            Status later = MPI.COMM_WORLD.Recv(posted.two(), 0, 1, MPI.INT, 1, 2);
             assertEquals(2, later.tag);
-            assertEquals(22, two[0], "the tag-2 message went to the receive posted after the cancel");
+            assertEquals(22, posted.two()[0], "the tag-2 message went to the receive posted after the cancel");
             return null;
         });
     }
@@ -200,19 +196,15 @@ class ReceivesPostedBehindAWaitingOneTest {
                 sent.Wait();
                 return null;
             }
-            int[] one = new int[1];
-            int[] two = new int[1];
-            Request[] posted = waitingThenQueued(one, two);
-            Request waiting = posted[0];
-            Request queued = posted[1];
+            WaitingThenQueued posted = WaitingThenQueued.post();
             MPI.COMM_WORLD.Barrier();
             assertNull(MPI.COMM_WORLD.Iprobe(1, 2), "the tag-2 message belongs to the queued receive");
             assertNull(MPI.COMM_WORLD.Iprobe(MPI.ANY_SOURCE, MPI.ANY_TAG), "nothing else has come");
             MPI.COMM_WORLD.Barrier();
-            assertEquals(1, queued.Wait().Get_count(MPI.INT));
-            assertEquals(22, two[0]);
-            waiting.Wait();
-            assertEquals(11, one[0]);
+            assertEquals(1, posted.queued().Wait().Get_count(MPI.INT));
+            assertEquals(22, posted.two()[0]);
+            posted.waiting().Wait();
+            assertEquals(11, posted.one()[0]);
             return null;
         });
     }
@@ -261,12 +253,21 @@ class ReceivesPostedBehindAWaitingOneTest {
     }
 
     /**
-     * Rank 0 posts a receive of one int from rank 1 with tag 1 into {@code one}, which waits, then
-     * one with tag 2 into {@code two}, which is queued behind it.
+     * Two receives of one int from rank 1, posted by rank 0's main thread: tag 1 into {@code one},
+     * which waits, then tag 2 into {@code two}, which is queued behind it.
      */
-    private static Request[] waitingThenQueued(int[] one, int[] two) {
-        Request waiting = MPI.COMM_WORLD.Irecv(one, 0, 1, MPI.INT, 1, 1);
-        return new Request[] {waiting, MPI.COMM_WORLD.Irecv(two, 0, 1, MPI.INT, 1, 2)};
+    private record WaitingThenQueued(int[] one, Request waiting, int[] two, Request queued) {
+        static WaitingThenQueued post() {
+            int[] one = new int[1];
+            int[] two = new int[1];
+            Request waiting = MPI.COMM_WORLD.Irecv(one, 0, 1, MPI.INT, 1, 1);
+            return new WaitingThenQueued(one, waiting, two, MPI.COMM_WORLD.Irecv(two, 0, 1, MPI.INT, 1, 2));
+        }
+    }
+
+    /** The length (in ints) of a sender's message {@code seq} in the wildcard test: every fifth long. */
+    private static int wildcardLength(int seq) {
+        return seq % 5 == 2 ? LARGE : 2;
     }
 
     /** Eager and rendezvous lengths mixed (in ints): the default threshold sends the long ones by rendezvous. */
