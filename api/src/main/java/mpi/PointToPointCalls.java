@@ -302,7 +302,8 @@ final class PointToPointCalls {
     /**
      * Sendrecv up to its completion: the received request, its status not read yet and not
      * recycled, or null for a receive from {@code PROC_NULL}; its callers make the {@link Status}
-     * of it ({@link Status#taking}), as {@link #recv}'s do.
+     * of it ({@link Status#taking}), as {@link #recv}'s do. Each half takes the plain path when
+     * it is of the common kind, as {@link #recv} and {@link #send} do.
      */
     static RecvRequest sendRecv(Comm c, String call, Object sbuf, int soff, int scount, Datatype stype, int dest,
                                 int stag, Object rbuf, int roff, int rcount, Datatype rtype, int source, int rtag) {
@@ -310,8 +311,12 @@ final class PointToPointCalls {
             Rank me = c.rank(call);
             Tracer t = me.tracer();
             long start = t == null ? 0 : t.now();
-            Reinterpreted view = Reinterpreted.forRecv(call, rbuf, roff, rcount, rtype);
-            RecvRequest r = startRecv(c, call, me, Reinterpreted.buffer(view, rbuf), roff, rcount, rtype, source, rtag);
+            RecvRequest r = plainRecv(c, call, me, rbuf, roff, rcount, rtype, source, rtag);
+            Reinterpreted view = null;
+            if (r == null) {
+                view = Reinterpreted.forRecv(call, rbuf, roff, rcount, rtype);
+                r = startRecv(c, call, me, Reinterpreted.buffer(view, rbuf), roff, rcount, rtype, source, rtag);
+            }
             SendRequest s = startSend(c, call, me, sbuf, soff, scount, stype, dest, stag, SendMode.STANDARD);
             if (s != null) {
                 s.await(call);

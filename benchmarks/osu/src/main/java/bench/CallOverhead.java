@@ -15,18 +15,19 @@ import mpi.MPIException;
  * warm-up hides most of what a loaded machine adds.
  *
  * <pre>
- * ./mpjrun -np 1 [--trace run.json --trace-limit 100000] benchmarks/osu/src/main/java/bench/CallOverhead.java [-t send|bcast|allreduce|reduce|barrier]...
+ * ./mpjrun -np 1 [--trace run.json --trace-limit 100000] benchmarks/osu/src/main/java/bench/CallOverhead.java [-t send|sendrecv|bcast|allreduce|reduce|barrier]...
  * </pre>
  *
  * {@code -t} may be given several times; the default is {@code send}. Operations: {@code send} is
- * {@code Send} + {@code Recv} of two ints to itself; {@code bcast}, {@code allreduce} (SUM) and
+ * {@code Send} + {@code Recv} of two ints to itself, {@code sendrecv} a {@code Sendrecv} of two ints
+ * with itself; {@code bcast}, {@code allreduce} (SUM) and
  * {@code reduce} (SUM, root 0) take two ints; {@code barrier} is {@code Barrier}.
  */
 public class CallOverhead {
     private static final int BATCH = 200_000;
     private static final int WARMUP_BATCHES = 10;
     private static final int BATCHES = 30;
-    private static final String USAGE = "usage: CallOverhead [-t send|bcast|allreduce|reduce|barrier]...";
+    private static final String USAGE = "usage: CallOverhead [-t send|sendrecv|bcast|allreduce|reduce|barrier]...";
 
     public static void main(String[] args) throws Exception {
         MPI.Init(args);
@@ -70,6 +71,8 @@ public class CallOverhead {
         switch (op) {
             case "send":
                 return "Send + Recv to self";
+            case "sendrecv":
+                return "Sendrecv with self";
             case "barrier":
                 return "Barrier on one rank (no data)";
             default:
@@ -87,6 +90,8 @@ public class CallOverhead {
                     MPI.COMM_WORLD.Send(out, 0, 2, MPI.INT, 0, 1);
                     MPI.COMM_WORLD.Recv(in, 0, 2, MPI.INT, 0, 1);
                 };
+            case "sendrecv":
+                return () -> MPI.COMM_WORLD.Sendrecv(out, 0, 2, MPI.INT, 0, 1, in, 0, 2, MPI.INT, 0, 1);
             case "bcast":
                 return () -> MPI.COMM_WORLD.Bcast(out, 0, 2, MPI.INT, 0);
             case "allreduce":

@@ -101,6 +101,13 @@ class ErrorsTest {
                 "long[]");
             assertMpiError(MPI.ERR_TYPE, () -> MPI.COMM_WORLD.Isend(new long[2], 0, 2, MPI.INT, s, 0), "Isend",
                 "long[]");
+            // Sendrecv checks its receive half first: nothing is sent either.
+            assertMpiError(MPI.ERR_BUFFER, () -> MPI.COMM_WORLD.Sendrecv(new byte[4], 0, 4, MPI.BYTE, s, 0,
+                readOnly, 0, 4, MPI.BYTE, s, 0), "Sendrecv", "read-only");
+            assertMpiError(MPI.ERR_BUFFER, () -> MPI.COMM_WORLD.sendRecv(new int[2], 2, MPI.INT, s, 0,
+                MPI.newIntBuffer(2).asReadOnlyBuffer(), 2, MPI.INT, s, 0), "sendRecv", "read-only");
+            assertMpiError(MPI.ERR_TYPE, () -> MPI.COMM_WORLD.Sendrecv(new int[2], 0, 2, MPI.INT, s, 0, new long[2], 0,
+                2, MPI.INT, s, 0), "Sendrecv", "long[]");
             ringStillWorks();
             return null;
         });
