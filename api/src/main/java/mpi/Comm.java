@@ -117,7 +117,7 @@ public abstract class Comm implements Freeable, Cloneable {
     }
 
     final int size(Rank me) {
-        return members != null ? members.size() : self ? 1 : me.job().worldSize();
+        return members != null ? members.size() : self ? 1 : me.job().world().size();
     }
 
     final int rankIn(Rank me) {

@@ -231,7 +231,7 @@ final class DynamicProcesses {
      * JVM's processors, or the job's first ranks if more. Spawning beyond it only adds threads.
      */
     static int universeSize(Rank me) {
-        return Math.max(Runtime.getRuntime().availableProcessors(), me.job().worldSize());
+        return Math.max(Runtime.getRuntime().availableProcessors(), me.job().world().size());
     }
 
     // ---- ports and names ----------------------------------------------------------------------

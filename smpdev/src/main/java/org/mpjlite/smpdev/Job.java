@@ -42,11 +42,6 @@ public final class Job {
     private volatile Rank[] ranks;
     /** The job's first ranks: the members of their world communicator. */
     private final World world;
-    /**
-     * The size of {@link #world}, a field of its own: every rank check of a call on the world
-     * communicator reads it, one load from the rank's job where the members' array is four.
-     */
-    private final int worldSize;
     private final Transfer transfer;
     /** Chosen for the rank count: replaced when spawned ranks outnumber the cores (see {@link #addRanks}). */
     private volatile WaitStrategy waitStrategy;
@@ -79,7 +74,6 @@ public final class Job {
             first[i] = new Rank(this, i, origin);
         }
         this.world = new World(new Membership(first), World.FIRST_WORLD_CONTEXT, null);
-        this.worldSize = first.length;
         for (Rank r : first) {
             r.joins(world);
         }
@@ -484,11 +478,6 @@ public final class Job {
     /** The job's first ranks, in order: the members of their world communicator. */
     public Membership world() {
         return world.members();
-    }
-
-    /** The number of the job's first ranks: the size of {@link #world()}. */
-    public int worldSize() {
-        return worldSize;
     }
 
     /**
