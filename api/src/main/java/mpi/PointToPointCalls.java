@@ -78,15 +78,28 @@ final class PointToPointCalls {
         Slices.Parent to = Slices.addressed(buf, offset, count, type);
         buf = Slices.buffer(to, buf);
         offset = Slices.offset(to, offset);
-        Check.buffer(call, buf, offset, count, type);
-        Check.writable(call, buf);
-        Check.source(call, source, c.peerCount(me));
-        Check.recvTag(call, tag);
+        checkRecvArguments(c, call, me, buf, offset, count, type, source, tag);
         if (source == MPI.PROC_NULL) {
             return null;
         }
         return PointToPoint.irecv(me, c.context, source, tag, buf, offset, count, type.map, call,
             Reinterpreted.openMpi(call));
+    }
+
+    /** The checks of {@link #startRecv}, of a buffer that is no longer a slice nor reinterpreted. */
+    private static void checkRecvArguments(Comm c, String call, Rank me, Object buf, int offset, int count,
+                                           Datatype type, int source, int tag) {
+        Check.buffer(call, buf, offset, count, type);
+        Check.writable(call, buf);
+        Check.source(call, source, c.peerCount(me));
+        Check.recvTag(call, tag);
+    }
+
+    /** Checks a receive's arguments as {@link #startRecv} does, posting nothing. */
+    private static void checkRecv(Comm c, String call, Rank me, Object buf, int offset, int count, Datatype type,
+                                  int source, int tag) {
+        Slices.Parent to = Slices.addressed(buf, offset, count, type);
+        checkRecvArguments(c, call, me, Slices.buffer(to, buf), Slices.offset(to, offset), count, type, source, tag);
     }
 
     /**
@@ -304,6 +317,13 @@ final class PointToPointCalls {
      * recycled, or null for a receive from {@code PROC_NULL}; its callers make the {@link Status}
      * of it ({@link Status#taking}), as {@link #recv}'s do. Each half takes the plain path when
      * it is of the common kind, as {@link #recv} and {@link #send} do.
+     *
+     * <p>A call that fails has no effect. The receive is posted before the send starts, so that a
+     * sender finds it posted; but a send half not of the common kind may fail as it starts (a
+     * check, an object that does not serialize), and a receive left posted by a failed call would
+     * take a later message. So such a send starts first, once the receive half's arguments are
+     * checked (its errors come first), and the receive is posted after it: both are started before
+     * either is waited for, so the order does not change what can complete.
      */
     static RecvRequest sendRecv(Comm c, String call, Object sbuf, int soff, int scount, Datatype stype, int dest,
                                 int stag, Object rbuf, int roff, int rcount, Datatype rtype, int source, int rtag) {
@@ -311,13 +331,22 @@ final class PointToPointCalls {
             Rank me = c.rank(call);
             Tracer t = me.tracer();
             long start = t == null ? 0 : t.now();
-            RecvRequest r = plainRecv(c, call, me, rbuf, roff, rcount, rtype, source, rtag);
+            boolean plainSend = isPlainSend(c, me, sbuf, soff, scount, stype, dest, stag, SendMode.STANDARD);
+            RecvRequest r = plainSend ? plainRecv(c, call, me, rbuf, roff, rcount, rtype, source, rtag) : null;
             Reinterpreted view = null;
+            SendRequest s = null;
             if (r == null) {
                 view = Reinterpreted.forRecv(call, rbuf, roff, rcount, rtype);
-                r = startRecv(c, call, me, Reinterpreted.buffer(view, rbuf), roff, rcount, rtype, source, rtag);
+                Object into = Reinterpreted.buffer(view, rbuf);
+                if (!plainSend) {
+                    checkRecv(c, call, me, into, roff, rcount, rtype, source, rtag);
+                    s = startSend(c, call, me, sbuf, soff, scount, stype, dest, stag, SendMode.STANDARD);
+                }
+                r = startRecv(c, call, me, into, roff, rcount, rtype, source, rtag);
             }
-            SendRequest s = startSend(c, call, me, sbuf, soff, scount, stype, dest, stag, SendMode.STANDARD);
+            if (plainSend) {
+                s = startSend(c, call, me, sbuf, soff, scount, stype, dest, stag, SendMode.STANDARD);
+            }
             if (s != null) {
                 s.await(call);
             }

@@ -1,5 +1,7 @@
 package mpi;
 
+import java.util.IdentityHashMap;
+import java.util.Map;
 import org.mpjlite.smpdev.Rank;
 
 /**
@@ -14,6 +16,9 @@ public class Prequest extends Request {
         void start(Prequest into);
     }
 
+    /** Longest array of {@link #Startall} whose repeats are found by comparing every pair. */
+    private static final int SHORT_ARRAY = 32;
+
     private final Starter starter;
 
     Prequest(Rank rank, Starter starter) {
@@ -27,14 +32,23 @@ public class Prequest extends Request {
     }
 
     public void Start() {
+        begin("Start");
+    }
+
+    private void begin(String call) {
+        checkStartable(call, "the persistent request");
+        starter.start(this);
+    }
+
+    /** Throws ERR_REQUEST, naming {@code call} and {@code which}, unless this request may start. */
+    private void checkStartable(String call, String which) {
         if (Is_null()) {
-            throw new MPIException(MPI.ERR_REQUEST, "Start: the persistent request has been freed");
+            throw new MPIException(MPI.ERR_REQUEST, call + ": " + which + " has been freed");
         }
         if (isActive()) {
-            throw new MPIException(MPI.ERR_REQUEST, "Start: the persistent request is already active"
+            throw new MPIException(MPI.ERR_REQUEST, call + ": " + which + " is already active"
                 + " (wait for it before starting it again)");
         }
-        starter.start(this);
     }
 
     /**
@@ -51,18 +65,52 @@ public class Prequest extends Request {
     }
 
     public static void Startall(Prequest[] requests) {
+        beginAll("Startall", requests);
+    }
+
+    /**
+     * Starts every request of the array (null elements are skipped), once all of them have been
+     * checked: a call that fails, for a request freed, active or given twice, starts none.
+     */
+    private static void beginAll(String call, Prequest[] requests) {
+        if (requests == null) {
+            throw new MPIException(MPI.ERR_ARG, call + ": the array of requests is null");
+        }
+        // Repeats found by comparing pairs in a short array (no allocation in a program's loop), by
+        // an identity map in a long one.
+        Map<Prequest, Integer> seen = requests.length > SHORT_ARRAY ? new IdentityHashMap<>() : null;
+        for (int i = 0; i < requests.length; i++) {
+            Prequest r = requests[i];
+            if (r == null) {
+                continue;
+            }
+            r.checkStartable(call, "request " + i);
+            int first = -1;
+            if (seen != null) {
+                Integer j = seen.putIfAbsent(r, i);
+                first = j == null ? -1 : j;
+            } else {
+                for (int j = 0; j < i && first < 0; j++) {
+                    first = requests[j] == r ? j : -1;
+                }
+            }
+            if (first >= 0) {
+                throw new MPIException(MPI.ERR_REQUEST, call + ": request " + i + " is request " + first
+                    + " again (a request is started once until it completes)");
+            }
+        }
         for (Prequest r : requests) {
             if (r != null) {
-                r.Start();
+                r.starter.start(r);
             }
         }
     }
 
     public void start() {
-        Start();
+        begin("start");
     }
 
     public static void startAll(Prequest[] requests) {
-        Startall(requests);
+        beginAll("startAll", requests);
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mpjlite.p2p.Jobs.assertMpiError;
+import static org.mpjlite.p2p.Jobs.left;
 import static org.mpjlite.p2p.Jobs.rank;
 import static org.mpjlite.p2p.Jobs.right;
 import static org.mpjlite.p2p.Jobs.size;
@@ -108,6 +109,53 @@ class ErrorsTest {
                 MPI.newIntBuffer(2).asReadOnlyBuffer(), 2, MPI.INT, s, 0), "sendRecv", "read-only");
             assertMpiError(MPI.ERR_TYPE, () -> MPI.COMM_WORLD.Sendrecv(new int[2], 0, 2, MPI.INT, s, 0, new long[2], 0,
                 2, MPI.INT, s, 0), "Sendrecv", "long[]");
+            ringStillWorks();
+            return null;
+        });
+    }
+
+    @Jobs.AnyRanks
+    @DisplayName("a Sendrecv whose send half is wrong fails without receiving: the message it would take, "
+        + "waiting already or sent later, goes to the next receive")
+    void sendrecvWithAWrongSendHalfReceivesNothing(World w) {
+        w.run(() -> {
+            int me = rank();
+            int n = size();
+            int from = left();
+            int to = right();
+            for (boolean waiting : new boolean[] {true, false}) {
+                int tag = waiting ? 7 : 8;
+                mpi.Request sent = null;
+                if (waiting) {
+                    sent = MPI.COMM_WORLD.Isend(new int[] {me}, 0, 1, MPI.INT, to, tag);
+                    MPI.COMM_WORLD.Barrier();
+                }
+                int[] in = {-1};
+                int[] one = {me};
+                assertMpiError(MPI.ERR_RANK, () -> MPI.COMM_WORLD.Sendrecv(one, 0, 1, MPI.INT, n, 0,
+                    in, 0, 1, MPI.INT, from, tag), "Sendrecv", "rank");
+                assertMpiError(MPI.ERR_TAG, () -> MPI.COMM_WORLD.Sendrecv(one, 0, 1, MPI.INT, to, BAD_TAG,
+                    in, 0, 1, MPI.INT, from, tag), "Sendrecv", "tag");
+                assertMpiError(MPI.ERR_BUFFER, () -> MPI.COMM_WORLD.Sendrecv(one, 0, 2, MPI.INT, to, 0,
+                    in, 0, 1, MPI.INT, from, tag), "Sendrecv", "count");
+                assertMpiError(MPI.ERR_TYPE, () -> MPI.COMM_WORLD.Sendrecv(new long[1], 0, 1, MPI.INT, to, 0,
+                    in, 0, 1, MPI.INT, from, tag), "Sendrecv", "long[]");
+                assertMpiError(MPI.ERR_ARG, () -> MPI.COMM_WORLD.Sendrecv(new Object[] {new Object()}, 0, 1,
+                    MPI.OBJECT, to, 0, in, 0, 1, MPI.INT, from, tag), "Sendrecv", "Serializable");
+                assertMpiError(MPI.ERR_RANK, () -> MPI.COMM_WORLD.sendRecv(one, 1, MPI.INT, -5, 0,
+                    in, 1, MPI.INT, from, tag), "sendRecv", "rank");
+                assertMpiError(MPI.ERR_RANK, () -> MPI.COMM_WORLD.Sendrecv_replace(in, 0, 1, MPI.INT, n, 0,
+                    from, tag), "Sendrecv_replace", "rank");
+                assertEquals(-1, in[0], "a failed Sendrecv wrote into its receive buffer");
+                if (!waiting) {
+                    MPI.COMM_WORLD.Barrier();
+                    sent = MPI.COMM_WORLD.Isend(new int[] {me}, 0, 1, MPI.INT, to, tag);
+                }
+                int[] got = {-1};
+                MPI.COMM_WORLD.Recv(got, 0, 1, MPI.INT, from, tag);
+                assertEquals(from, got[0]);
+                sent.Wait();
+            }
             ringStillWorks();
             return null;
         });

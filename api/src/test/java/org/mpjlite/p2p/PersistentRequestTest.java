@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mpjlite.p2p.Jobs.assertMpiError;
 import static org.mpjlite.p2p.Jobs.ints;
 import static org.mpjlite.p2p.Jobs.left;
 import static org.mpjlite.p2p.Jobs.rank;
@@ -22,6 +23,60 @@ import org.mpjlite.p2p.Jobs.World;
 /** Persistent requests of every send mode, restarted in loops; both dialects. */
 class PersistentRequestTest {
     private static final int ROUNDS = 50;
+
+    @Jobs.AnyRanks
+    @DisplayName("Start and Startall of an active, freed or repeated request: ERR_REQUEST naming the call and "
+        + "the request; a Startall that fails starts none of its requests")
+    void startingWhatCannotStart(World w) {
+        w.run(() -> {
+            int[] out = {rank()};
+            int[] in = {-1};
+            int[] never = {-1};
+            Prequest send = MPI.COMM_WORLD.Send_init(out, 0, 1, MPI.INT, right(), 4);
+            Prequest recv = MPI.COMM_WORLD.Recv_init(in, 0, 1, MPI.INT, left(), 4);
+            // Would take the ring's next message if it were ever started.
+            Prequest idle = MPI.COMM_WORLD.Recv_init(never, 0, 1, MPI.INT, left(), 4);
+            recv.Start();
+            assertMpiError(MPI.ERR_REQUEST, recv::Start, "Start", "active");
+            assertMpiError(MPI.ERR_REQUEST, recv::start, "start", "active");
+            assertMpiError(MPI.ERR_REQUEST, () -> Prequest.Startall(new Prequest[] {idle, recv}), "Startall",
+                "request 1", "active");
+            assertMpiError(MPI.ERR_REQUEST, () -> Prequest.Startall(new Prequest[] {idle, null, idle}), "Startall",
+                "request 2", "request 0");
+            Prequest[] many = new Prequest[40];
+            many[3] = idle;
+            many[39] = idle;
+            assertMpiError(MPI.ERR_REQUEST, () -> Prequest.Startall(many), "Startall", "request 39", "request 3");
+            assertMpiError(MPI.ERR_REQUEST, () -> Prequest.startAll(new Prequest[] {send, send}), "startAll",
+                "request 1", "request 0");
+            assertMpiError(MPI.ERR_ARG, () -> Prequest.Startall(null), "Startall", "null");
+            send.Start();
+            Request.Waitall(new Request[] {send, recv});
+            assertEquals(left(), in[0]);
+            // Nothing started idle: the next message goes to the next receive posted.
+            out[0] = rank() + 100;
+            send.Start();
+            int[] got = {-1};
+            MPI.COMM_WORLD.Recv(got, 0, 1, MPI.INT, left(), 4);
+            send.Wait();
+            assertEquals(left() + 100, got[0]);
+            assertEquals(-1, never[0]);
+            idle.Free();
+            assertMpiError(MPI.ERR_REQUEST, idle::Start, "Start", "freed");
+            assertMpiError(MPI.ERR_REQUEST, () -> Prequest.Startall(new Prequest[] {recv, idle}), "Startall",
+                "request 1", "freed");
+            // Nor did that Startall start recv.
+            out[0] = rank() + 200;
+            send.Start();
+            MPI.COMM_WORLD.Recv(got, 0, 1, MPI.INT, left(), 4);
+            send.Wait();
+            assertEquals(left() + 200, got[0]);
+            assertEquals(left(), in[0]);
+            send.Free();
+            recv.Free();
+            return null;
+        });
+    }
 
     @Jobs.MultiRanksBothProtocols
     @DisplayName("Send_init/Recv_init around the ring, Startall and Waitall 50 times; each round's data arrives")
