@@ -28,8 +28,7 @@ final class PointToPointCalls {
     private static SendRequest startSend(Comm c, String call, Rank me, Object buf, int offset, int count, Datatype type,
                                          int dest, int tag, SendMode mode) {
         if (isPlainSend(c, me, buf, offset, count, type, dest, tag, mode)) {
-            return PointToPoint.isend(me, c.target(me, dest), c.sendContext, c.rankIn(me), tag, buf, offset, count,
-                type.map, mode, call, 0);
+            return startPlainSend(c, call, me, buf, offset, count, type, dest, tag, mode);
         }
         Slices.Parent from = Slices.addressed(buf, offset, count, type);
         offset = Slices.offset(from, offset);
@@ -56,6 +55,13 @@ final class PointToPointCalls {
         } catch (IllegalArgumentException e) {
             throw new MPIException(MPI.ERR_ARG, call + ": cannot serialize the send buffer: " + e.getMessage());
         }
+    }
+
+    /** Starts a send {@link #isPlainSend} has found of the common kind. */
+    private static SendRequest startPlainSend(Comm c, String call, Rank me, Object buf, int offset, int count,
+                                              Datatype type, int dest, int tag, SendMode mode) {
+        return PointToPoint.isend(me, c.target(me, dest), c.sendContext, c.rankIn(me), tag, buf, offset, count,
+            type.map, mode, call, 0);
     }
 
     /**
@@ -345,7 +351,7 @@ final class PointToPointCalls {
                 r = startRecv(c, call, me, into, roff, rcount, rtype, source, rtag);
             }
             if (plainSend) {
-                s = startSend(c, call, me, sbuf, soff, scount, stype, dest, stag, SendMode.STANDARD);
+                s = startPlainSend(c, call, me, sbuf, soff, scount, stype, dest, stag, SendMode.STANDARD);
             }
             if (s != null) {
                 s.await(call);
