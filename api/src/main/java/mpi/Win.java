@@ -322,6 +322,14 @@ public final class Win implements Freeable {
                 + "epoch to rank " + target + " is open on this window (" + (passiveOnly
                 ? "request-based operations need lock or lockAll)" : "open one with fence, lock, lockAll or start)"));
         }
+    }
+
+    /**
+     * An operation has passed every check and is issued now: counted in the fence epoch, so that a
+     * fence asserting {@code MODE_NOPRECEDE} after it, a lock or a free can tell. An operation that
+     * failed its checks was never issued and is not counted.
+     */
+    private synchronized void issued() {
         if (fenceEpoch) {
             opsSinceFence++;
         }
@@ -460,10 +468,12 @@ public final class Win implements Freeable {
             checkAccess(call, target, passiveOnly);
             RmaData.buffer(call, "origin buffer", origin, count, type, get);
             if (target == MPI.PROC_NULL) {
+                issued();
                 return;
             }
             RmaData.Target t = RmaData.target(call, state, target, disp, tcount, ttype);
             RmaData.sameSignature(call, "origin", count, type, tcount, ttype);
+            issued();
             if (t == null) {
                 return;
             }
@@ -537,6 +547,7 @@ public final class Win implements Freeable {
                 RmaData.buffer(call, "result buffer", result, rcount, rtype, true);
             }
             if (target == MPI.PROC_NULL) {
+                issued();
                 return;
             }
             RmaData.Target t = RmaData.target(call, state, target, disp, tcount, ttype);
@@ -547,6 +558,7 @@ public final class Win implements Freeable {
                 RmaData.sameSignature(call, "result", rcount, rtype, tcount, ttype);
             }
             Reduction r = RmaData.reduction(call, op, ttype);
+            issued();
             if (t == null) {
                 return;
             }
@@ -573,10 +585,12 @@ public final class Win implements Freeable {
             RmaData.buffer(call, "compare buffer", compare, 1, type, false);
             RmaData.buffer(call, "result buffer", result, 1, type, true);
             if (target == MPI.PROC_NULL) {
+                issued();
                 return;
             }
-            RmaData.compareAndSwap(state, target, origin, compare, result, type,
-                RmaData.target(call, state, target, disp, 1, type));
+            RmaData.Target t = RmaData.target(call, state, target, disp, 1, type);
+            issued();
+            RmaData.compareAndSwap(state, target, origin, compare, result, type, t);
         } catch (MPIException e) {
             throw raise(e);
         }

@@ -25,6 +25,37 @@ import org.mpjlite.p2p.Jobs;
 
 /** Misuse of windows: each is an MPIException of the MPI error class, naming the call and argument. */
 class RmaErrorsTest {
+    /**
+     * An operation that fails its checks in a fence epoch was never issued: a fence asserting
+     * MODE_NOPRECEDE, a lock and a free after it behave as if it had not been called.
+     */
+    @Sizes.AllSizes
+    void operationsThatFailTheirChecksAreNotIssued(World w) {
+        w.run(() -> {
+            IntBuffer mem = MPI.newIntBuffer(4);
+            Win win = new Win(mem, 4, 1, null, MPI.COMM_WORLD);
+            IntBuffer o = MPI.newIntBuffer(2);
+            IntBuffer r = MPI.newIntBuffer(1);
+            Datatype pair = Datatype.createContiguous(1, MPI.INT);
+            pair.commit();
+            int t = (rank() + 1) % size();
+            win.fence(0);
+            assertMpiError(MPI.ERR_COUNT, () -> win.put(o, 2, MPI.INT, t, 0, 1, MPI.INT), "put");
+            assertMpiError(MPI.ERR_RMA_RANGE, () -> win.get(o, 1, MPI.INT, t, 100, 1, MPI.INT), "get", "100");
+            assertMpiError(MPI.ERR_OP, () -> win.accumulate(o, 1, MPI.INT, t, 0, 1, MPI.INT, null), "accumulate");
+            assertMpiError(MPI.ERR_TYPE, () -> win.compareAndSwap(o, o, r, pair, t, 0), "compareAndSwap");
+            assertMpiError(MPI.ERR_BUFFER, () -> win.fetchAndOp(null, r, MPI.INT, t, 0, MPI.SUM), "fetchAndOp");
+            win.fence(MPI.MODE_NOPRECEDE);
+            assertMpiError(MPI.ERR_COUNT, () -> win.put(o, 2, MPI.INT, t, 0, 1, MPI.INT), "put");
+            win.fence(MPI.MODE_NOSUCCEED);
+            win.lock(MPI.LOCK_SHARED, t, 0);
+            win.unlock(t);
+            win.free();
+            pair.free();
+            return null;
+        });
+    }
+
     @Sizes.AllSizes
     void operationsOutsideAnEpochAndSynchronizationOutOfOrder(World w) {
         w.run(() -> {
