@@ -292,7 +292,8 @@ final class PointToPointCalls {
             Check.buffer(call, Reinterpreted.forSend(call, Slices.buffer(from, buf), at, count, type), at, count, type);
             Check.dest(call, dest, c.peerCount(me));
             Check.sendTag(call, tag);
-            return new Prequest(me, into -> isend(c, startCall(call), buf, offset, count, type, dest, tag, mode, into));
+            return new Prequest(me, (into, start) -> isend(c, startCall(call, start), buf, offset, count, type, dest, tag,
+                mode, into));
         } catch (MPIException e) {
             throw c.raise(e);
         }
@@ -305,17 +306,24 @@ final class PointToPointCalls {
             Slices.Parent from = Slices.addressed(buf, offset, count, type);
             int at = Slices.offset(from, offset);
             Check.buffer(call, Reinterpreted.forSend(call, Slices.buffer(from, buf), at, count, type), at, count, type);
+            Check.writable(call, Slices.buffer(from, buf));
             Check.source(call, source, c.peerCount(me));
             Check.recvTag(call, tag);
-            return new Prequest(me, into -> irecv(c, startCall(call), buf, offset, count, type, source, tag, into));
+            return new Prequest(me, (into, start) -> irecv(c, startCall(call, start), buf, offset, count, type, source,
+                tag, into));
         } catch (MPIException e) {
             throw c.raise(e);
         }
     }
 
-    /** The name of the call that starts a persistent request made by {@code init}, in its dialect. */
-    private static String startCall(String init) {
-        return Reinterpreted.openMpi(init) ? "start" : "Start";
+    /**
+     * The name a persistent request made by {@code init} starts under: {@code start}, the call the
+     * program made (Start, Startall...), when it is of the init's dialect, which decides how the
+     * buffer is read; else that dialect's Start.
+     */
+    private static String startCall(String init, String start) {
+        boolean openMpi = Reinterpreted.openMpi(init);
+        return Reinterpreted.openMpi(start) == openMpi ? start : openMpi ? "start" : "Start";
     }
 
     /**

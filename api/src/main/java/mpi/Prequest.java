@@ -13,7 +13,7 @@ public class Prequest extends Request {
     /** Begins the bound operation once, in the persistent request given ({@link #started}). */
     @FunctionalInterface
     interface Starter {
-        void start(Prequest into);
+        void start(Prequest into, String call);
     }
 
     /** Longest array of {@link #Startall} whose repeats are found by comparing every pair. */
@@ -37,7 +37,7 @@ public class Prequest extends Request {
 
     private void begin(String call) {
         checkStartable(call, "the persistent request");
-        starter.start(this);
+        starter.start(this, call);
     }
 
     /** Throws ERR_REQUEST, naming {@code call} and {@code which}, unless this request may start. */
@@ -101,7 +101,7 @@ public class Prequest extends Request {
         }
         for (Prequest r : requests) {
             if (r != null) {
-                r.starter.start(r);
+                r.starter.start(r, call);
             }
         }
     }

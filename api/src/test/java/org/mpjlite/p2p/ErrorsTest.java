@@ -87,7 +87,8 @@ class ErrorsTest {
     }
 
     @Jobs.AnyRanks
-    @DisplayName("a read-only receive buffer, or one of another element type: ERR_BUFFER or ERR_TYPE, nothing posted")
+    @DisplayName("a read-only receive buffer, or one of another element type: ERR_BUFFER or ERR_TYPE, nothing posted "
+        + "(persistent receives refused at their init)")
     void receiveBufferNotUsable(World w) {
         w.run(() -> {
             int s = right();
@@ -100,6 +101,12 @@ class ErrorsTest {
                 MPI.INT, s, 0), "iRecv", "read-only");
             assertMpiError(MPI.ERR_TYPE, () -> MPI.COMM_WORLD.Irecv(new long[2], 0, 2, MPI.INT, s, 0), "Irecv",
                 "long[]");
+            assertMpiError(MPI.ERR_BUFFER, () -> MPI.COMM_WORLD.Recv_init(readOnly, 0, 4, MPI.BYTE, s, 0),
+                "Recv_init", "read-only");
+            assertMpiError(MPI.ERR_BUFFER, () -> MPI.COMM_WORLD.recvInit(MPI.newIntBuffer(4).asReadOnlyBuffer(), 4,
+                MPI.INT, s, 0), "recvInit", "read-only");
+            assertMpiError(MPI.ERR_BUFFER, () -> MPI.COMM_WORLD.recvInit(MPI.newIntBuffer(4).asReadOnlyBuffer(), 16,
+                MPI.BYTE, s, 0), "recvInit", "read-only");
             assertMpiError(MPI.ERR_TYPE, () -> MPI.COMM_WORLD.Isend(new long[2], 0, 2, MPI.INT, s, 0), "Isend",
                 "long[]");
             // Sendrecv checks its receive half first: nothing is sent either.

@@ -50,6 +50,12 @@ class PersistentRequestTest {
             assertMpiError(MPI.ERR_REQUEST, () -> Prequest.startAll(new Prequest[] {send, send}), "startAll",
                 "request 1", "request 0");
             assertMpiError(MPI.ERR_ARG, () -> Prequest.Startall(null), "Startall", "null");
+            // An error of the operation itself names the call that started it.
+            Prequest unserializable = MPI.COMM_WORLD.Send_init(new Object[] {new Object()}, 0, 1, MPI.OBJECT, right(), 4);
+            assertMpiError(MPI.ERR_ARG, unserializable::Start, "Start", "Serializable");
+            assertMpiError(MPI.ERR_ARG, () -> Prequest.Startall(new Prequest[] {unserializable}), "Startall",
+                "Serializable");
+            unserializable.Free();
             send.Start();
             Request.Waitall(new Request[] {send, recv});
             assertEquals(left(), in[0]);
