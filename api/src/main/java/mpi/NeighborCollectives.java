@@ -126,6 +126,14 @@ final class NeighborCollectives {
         if (n.sources.length > 0) {
             Check.writable(call, rbuf);
         }
+        if (stype.map.isObjects()) {
+            // Before anything is posted or sent: a call that fails here has done nothing.
+            for (int j = 0; j < n.destinations.length; j++) {
+                if (n.destinations[j] != MPI.PROC_NULL) {
+                    Check.serializable(call, sbuf, soffsets[j], scounts[j], stype);
+                }
+            }
+        }
         int context = c.context + 1;
         RequestGroup group = new RequestGroup(me);
         for (int i = 0; i < n.sources.length; i++) {

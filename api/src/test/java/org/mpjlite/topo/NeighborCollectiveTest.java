@@ -266,7 +266,7 @@ class NeighborCollectiveTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("org.mpjlite.p2p.Jobs#multiRanks")
-    @DisplayName("errors: no topology, short receive block (truncation), bad counts")
+    @DisplayName("errors: no topology, short receive block (truncation), bad counts, objects that do not serialize")
     void errors(World w) {
         w.run(() -> {
             int n = MPI.COMM_WORLD.getSize();
@@ -282,6 +282,18 @@ class NeighborCollectiveTest {
                 "neighborAllGather", "longer");
             Request r = c.iNeighborAllGather(new int[2], 2, MPI.INT, new int[2], 1, MPI.INT);
             assertMpiError(MPI.ERR_TRUNCATE, r::waitFor, "iNeighborAllGather");
+            // Objects that do not serialize: the call fails before posting or sending anything, so the
+            // next call's messages go to its own receives.
+            Object[] stale = new Object[2];
+            assertMpiError(MPI.ERR_ARG, () -> ring.neighborAllGather(new Object[] {new Object()}, 1, MPI.OBJECT,
+                stale, 1, MPI.OBJECT), "neighborAllGather", "Serializable");
+            assertMpiError(MPI.ERR_ARG, () -> ring.iNeighborAllToAll(new Object[] {"fine", new Object()}, 1,
+                MPI.OBJECT, stale, 1, MPI.OBJECT), "iNeighborAllToAll", "Serializable");
+            int me = ring.getRank();
+            Object[] fresh = new Object[2];
+            ring.neighborAllGather(new Object[] {"from " + me}, 1, MPI.OBJECT, fresh, 1, MPI.OBJECT);
+            assertArrayEquals(new Object[] {"from " + Math.floorMod(me - 1, n), "from " + (me + 1) % n}, fresh);
+            assertArrayEquals(new Object[2], stale);
             ring.barrier();
             return null;
         });
