@@ -105,9 +105,10 @@ final class ObjectCollectives {
         boolean own = CollectiveCalls.ownBlock(c, me, root, inPlace);
         boolean skipOwn = !own && isRoot;
         byte[] mine = own ? send(call, sbuf, soff, scount, stype) : new byte[0];
+        // Checked before the exchange, as every argument: a call that fails has taken no part in it.
+        Blocks r = isRoot ? receiving(call, rbuf, roff, rcounts, rcount, displs, rtype, size) : null;
         byte[][] blocks = gatherBytes(c, call, mine, root);
         if (isRoot) {
-            Blocks r = receiving(call, rbuf, roff, rcounts, rcount, displs, rtype, size);
             for (int i = 0; i < size; i++) {
                 if (!(skipOwn && i == root)) {
                     deserialize(call, blocks[i], rbuf, r.origin(i), r.count(i), rtype, i);
@@ -132,10 +133,13 @@ final class ObjectCollectives {
                 blocks[i] = inPlace && i == root ? new byte[0] : serialize(call, sbuf, s.origin(i), s.count(i), stype);
             }
         }
-        byte[] mine = scatterBytes(c, call, blocks, root);
-        if (CollectiveCalls.ownBlock(c, me, root, inPlace)) {
+        boolean own = CollectiveCalls.ownBlock(c, me, root, inPlace);
+        if (own) {
             Check.buffer(call, "receive buffer", rbuf, roff, rcount, rtype.units(), rtype);
             Check.writable(call, rbuf);
+        }
+        byte[] mine = scatterBytes(c, call, blocks, root);
+        if (own) {
             deserialize(call, mine, rbuf, roff * (long) rtype.unit(), rcount, rtype, root);
         }
         return null;
@@ -186,10 +190,12 @@ final class ObjectCollectives {
         boolean isRoot = CollectiveCalls.isRoot(c, me, root);
         byte[] mine = inPlace && isRoot ? send(call, rbuf, roff, count, type)
             : CollectiveCalls.ownBlock(c, me, root, false) ? send(call, sbuf, soff, count, type) : new byte[0];
-        byte[][] blocks = gatherBytes(c, call, mine, root);
         if (isRoot) {
             Check.buffer(call, "receive buffer", rbuf, roff, count, type.units(), type);
             Check.writable(call, rbuf);
+        }
+        byte[][] blocks = gatherBytes(c, call, mine, root);
+        if (isRoot) {
             Object[] result = combine(call, r, blocks, 0, size, count, type);
             ObjectSerializer.place(result, rbuf, roff * (long) type.unit(), count, type.map);
         }

@@ -161,6 +161,60 @@ class CollectiveTest {
         }
     }, false);
 
+    /**
+     * A collective of objects whose arguments are wrong at the root fails there before taking part:
+     * the root's next, correct call is the one the other ranks meet.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("worlds")
+    void objectCollectivesFailBeforeTakingPart(World w) {
+        w.run(() -> {
+            int me = MPI.COMM_WORLD.Rank();
+            int size = MPI.COMM_WORLD.Size();
+            Object[] mine = {"r" + me};
+            Object[] all = new Object[size];
+            if (me == 0) {
+                assertMpiError(MPI.ERR_BUFFER, () -> MPI.COMM_WORLD.Gather(mine, 0, 1, MPI.OBJECT, new Object[size - 1],
+                    0, 1, MPI.OBJECT, 0), "Gather", "receive buffer");
+            }
+            MPI.COMM_WORLD.Gather(mine, 0, 1, MPI.OBJECT, all, 0, 1, MPI.OBJECT, 0);
+            if (me == 0) {
+                for (int r = 0; r < size; r++) {
+                    assertEquals("r" + r, all[r]);
+                }
+                assertMpiError(MPI.ERR_TYPE, () -> MPI.COMM_WORLD.Scatter(all, 0, 1, MPI.OBJECT, new int[1], 0, 1,
+                    MPI.OBJECT, 0), "Scatter", "receive buffer");
+            }
+            Object[] one = new Object[1];
+            MPI.COMM_WORLD.Scatter(all, 0, 1, MPI.OBJECT, one, 0, 1, MPI.OBJECT, 0);
+            assertEquals("r" + me, one[0]);
+            Op concat = new Op(new User_function() {
+                @Override
+                public void Call(Object in, int inOff, Object inout, int inoutOff, int count, Datatype type) {
+                    Object[] a = (Object[]) in;
+                    Object[] b = (Object[]) inout;
+                    for (int i = 0; i < count; i++) {
+                        b[inoutOff + i] = (String) a[inOff + i] + b[inoutOff + i];
+                    }
+                }
+            }, false);
+            if (me == 0) {
+                assertMpiError(MPI.ERR_BUFFER, () -> MPI.COMM_WORLD.Reduce(mine, 0, new Object[0], 0, 1, MPI.OBJECT,
+                    concat, 0), "Reduce", "receive buffer");
+            }
+            Object[] joined = new Object[1];
+            MPI.COMM_WORLD.Reduce(mine, 0, joined, 0, 1, MPI.OBJECT, concat, 0);
+            if (me == 0) {
+                StringBuilder want = new StringBuilder();
+                for (int r = 0; r < size; r++) {
+                    want.append("r").append(r);
+                }
+                assertEquals(want.toString(), joined[0]);
+            }
+            return null;
+        });
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("worlds")
     void objectsThroughCollectives(World w) {
