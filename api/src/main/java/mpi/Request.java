@@ -266,15 +266,32 @@ public class Request {
         long start = traceStart(rank);
         awaitAll(requests, call);
         Status[] out = withStatus ? new Status[requests.length] : null;
+        RuntimeException error = null;
         for (int i = 0; i < requests.length; i++) {
             Request r = requests[i];
-            Status s = r != null ? r.collect(withStatus) : withStatus ? new Status() : null;
-            if (out != null) {
-                out[i] = s;
+            try {
+                Status s = r != null ? r.collect(withStatus) : withStatus ? new Status() : null;
+                if (out != null) {
+                    out[i] = s;
+                }
+            } catch (RuntimeException e) {
+                error = error == null ? e : error;
             }
         }
         traced(rank, call, start);
+        throwIfAny(error);
         return out;
+    }
+
+    /**
+     * Throws the first error of the requests a call completed, once it has collected all of them:
+     * as MPI's Waitall completes every request before it reports MPI_ERR_IN_STATUS, none is left
+     * active behind a failed one.
+     */
+    private static void throwIfAny(RuntimeException firstError) {
+        if (firstError != null) {
+            throw firstError;
+        }
     }
 
     /**
@@ -323,10 +340,16 @@ public class Request {
             }
         }
         Status[] out = new Status[requests.length];
+        RuntimeException error = null;
         for (int i = 0; i < requests.length; i++) {
-            out[i] = requests[i] == null ? new Status() : requests[i].collect();
+            try {
+                out[i] = requests[i] == null ? new Status() : requests[i].collect();
+            } catch (RuntimeException e) {
+                error = error == null ? e : error;
+            }
         }
         traced(rank, "Testall", start);
+        throwIfAny(error);
         return out;
     }
 
@@ -511,12 +534,18 @@ public class Request {
     private static Status[] collectComplete(Request[] requests) {
         int n = 0;
         Status[] tmp = new Status[requests.length];
+        RuntimeException error = null;
         for (int i = 0; i < requests.length; i++) {
             Request r = requests[i];
             if (r != null && r.isActive() && (r.op == null || r.op.isComplete())) {
-                tmp[n++] = r.collect().withIndex(i);
+                try {
+                    tmp[n++] = r.collect().withIndex(i);
+                } catch (RuntimeException e) {
+                    error = error == null ? e : error;
+                }
             }
         }
+        throwIfAny(error);
         return java.util.Arrays.copyOf(tmp, n);
     }
 

@@ -53,6 +53,34 @@ class ErrorHandlerTest {
     }
 
     @Test
+    @DisplayName("Waitall, Testall and Waitsome with a failed request collect every request before throwing its error")
+    void multipleCompletionsCollectEveryRequestBeforeThrowing() {
+        PAIR.run(() -> {
+            int me = MPI.COMM_WORLD.Rank();
+            int other = 1 - me;
+            for (int way = 0; way < 4; way++) {
+                int[] small = new int[1];
+                int[] good = new int[1];
+                Request[] rs = {MPI.COMM_WORLD.Irecv(small, 0, 1, MPI.INT, other, 1),
+                    MPI.COMM_WORLD.Irecv(good, 0, 1, MPI.INT, other, 2)};
+                MPI.COMM_WORLD.Send(new int[] {7, 8}, 0, 2, MPI.INT, other, 1);
+                MPI.COMM_WORLD.Send(new int[] {way}, 0, 1, MPI.INT, other, 2);
+                MPI.COMM_WORLD.Barrier();
+                switch (way) {
+                    case 0 -> assertMpiError(MPI.ERR_TRUNCATE, () -> Request.Waitall(rs), "Irecv");
+                    case 1 -> assertMpiError(MPI.ERR_TRUNCATE, () -> Request.waitAll(rs), "Irecv");
+                    case 2 -> assertMpiError(MPI.ERR_TRUNCATE, () -> Request.Testall(rs), "Irecv");
+                    default -> assertMpiError(MPI.ERR_TRUNCATE, () -> Request.Waitsome(rs), "Irecv");
+                }
+                assertTrue(rs[0].Is_null() && rs[1].Is_null(), "a request left active behind the failed one");
+                assertEquals(way, good[0]);
+                assertEquals(7, small[0]);
+            }
+            return null;
+        });
+    }
+
+    @Test
     @DisplayName("ERRORS_ARE_FATAL set explicitly: a caught error still ends the job, with it as the cause")
     void errorsAreFatalEndsTheJobEvenWhenCaught() {
         JobFailedException e = assertThrows(JobFailedException.class, () -> Jobs.options().ranks(2)
