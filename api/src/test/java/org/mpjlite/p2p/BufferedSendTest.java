@@ -78,7 +78,8 @@ class BufferedSendTest {
     }
 
     @Jobs.AnyRanks
-    @DisplayName("mpiJava: Bsend/Ibsend without an attached buffer, after detach, or too large: ERR_BUFFER")
+    @DisplayName("mpiJava: Bsend/Ibsend without an attached buffer, after detach, or too large: ERR_BUFFER, even to a "
+        + "posted receive")
     void bsendWithoutEnoughBuffer(World w) {
         w.run(() -> {
             int[] data = new int[1000];
@@ -93,6 +94,18 @@ class BufferedSendTest {
             assertMpiError(MPI.ERR_BUFFER,
                 () -> MPI.COMM_WORLD.Bsend(data, 0, 1, MPI.INT, right(), 0), "Bsend", "buffer");
             assertMpiError(MPI.ERR_BUFFER, MPI::Buffer_detach, "buffer");
+            // Whether or not the receive is posted: a posted one takes a standard send's message
+            // afterwards, not the failed Bsend's.
+            int[] got = {-2};
+            mpi.Request posted = MPI.COMM_WORLD.Irecv(got, 0, 1, MPI.INT, left(), 6);
+            MPI.COMM_WORLD.Barrier();
+            assertMpiError(MPI.ERR_BUFFER,
+                () -> MPI.COMM_WORLD.Bsend(new int[] {-1}, 0, 1, MPI.INT, right(), 6), "Bsend", "buffer");
+            assertMpiError(MPI.ERR_BUFFER,
+                () -> MPI.COMM_WORLD.Ibsend(new int[] {-1}, 0, 1, MPI.INT, right(), 6).Wait(), "send", "buffer");
+            MPI.COMM_WORLD.Send(new int[] {rank()}, 0, 1, MPI.INT, right(), 6);
+            posted.Wait();
+            assertEquals(left(), got[0]);
             return null;
         });
     }

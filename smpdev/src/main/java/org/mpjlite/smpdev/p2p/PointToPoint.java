@@ -89,8 +89,11 @@ public final class PointToPoint {
                                     int items, TypeMap map, SendMode mode, String call, long flow) {
         MessageRing ring = dest == me ? null : me.endpoint().rings().to(dest);
         // A claim of a posted receive would overtake this sender's messages still in its ring. As
-        // last seen: a stream keeps to its ring without reading the index the receiver writes.
-        boolean claims = ring == null || ring.seemsDrained();
+        // last seen: a stream keeps to its ring without reading the index the receiver writes. A
+        // buffered send claims none: it goes through the attached buffer whether or not its receive
+        // is posted, so that it fails without one (or when it is full) every time, not only when the
+        // receiver is late.
+        boolean claims = mode != SendMode.BUFFERED && (ring == null || ring.seemsDrained());
         if (flow == 0 && claims && inLine(dest, context, source, tag, buffer, index, items, map)) {
             if (ring == null && dest != me) {
                 me.endpoint().rings().claimed(dest, map.size() * items);
@@ -109,7 +112,7 @@ public final class PointToPoint {
         if (fits && !claims) {
             return inRing(me, dest, ring, context, source, tag, buffer, index, items, map, call, null);
         }
-        if (!claims) {
+        if (!claims && mode != SendMode.BUFFERED) {
             // A message the ring cannot take: worth a fresh look, since a claim spares it a copy.
             claims = ring.isDrained();
         }
