@@ -58,13 +58,16 @@ public class Cartcomm extends Intracomm {
 
     /** The slice through the caller that keeps the dimensions marked true. Collective. */
     public Cartcomm Sub(boolean[] remainDims) {
-        CartTopology kept = topology.sub("Sub", remainDims);
-        return inheriting(new Cartcomm(topology.subCommunicator(this, "Sub", rankIn(rank("Sub")), remainDims), kept));
+        return raising(() -> {
+            CartTopology kept = topology.sub("Sub", remainDims);
+            return inheriting(new Cartcomm(topology.subCommunicator(this, "Sub", rankIn(rank("Sub")), remainDims),
+                kept));
+        });
     }
 
     /** The caller's rank in the grid {@code dims}, {@code periods}, or {@code MPI.UNDEFINED} if beyond it. */
     public int Map(int[] dims, boolean[] periods) {
-        return CartTopology.of("Map", dims, periods, this).map(rankIn(localRank("Map")));
+        return raising(() -> CartTopology.of("Map", dims, periods, this).map(rankIn(localRank("Map"))));
     }
 
     /**
@@ -79,19 +82,22 @@ public class Cartcomm extends Intracomm {
     /** A duplicate with the same grid. Collective. */
     @Override
     public Cartcomm Dup() {
-        return withAttributesOf(rank("Dup"), new Cartcomm(CommCreation.duplicate(this, "Dup"), topology));
+        return raising(() -> withAttributesOf(rank("Dup"), new Cartcomm(CommCreation.duplicate(this, "Dup"),
+            topology)));
     }
 
     /** A duplicate with the same grid. Collective. */
     @Override
     public Cartcomm dup() {
-        return withAttributesOf(rank("dup"), new Cartcomm(CommCreation.duplicate(this, "dup"), topology));
+        return raising(() -> withAttributesOf(rank("dup"), new Cartcomm(CommCreation.duplicate(this, "dup"),
+            topology)));
     }
 
     /** A duplicate with the same grid. Collective. */
     @Override
     public Cartcomm clone() {
-        return withAttributesOf(rank("clone"), new Cartcomm(CommCreation.duplicate(this, "clone"), topology));
+        return raising(() -> withAttributesOf(rank("clone"), new Cartcomm(CommCreation.duplicate(this, "clone"),
+            topology)));
     }
 
     // ---- neighbourhood collectives ----------------------------------------------------------

@@ -43,25 +43,28 @@ public class Graphcomm extends Intracomm {
 
     /** The caller's rank in the graph {@code index}, {@code edges}, or {@code MPI.UNDEFINED} if beyond it. */
     public int Map(int[] index, int[] edges) {
-        return GraphTopology.of("Map", index, edges, this).map(rankIn(localRank("Map")));
+        return raising(() -> GraphTopology.of("Map", index, edges, this).map(rankIn(localRank("Map"))));
     }
 
     /** A duplicate with the same graph. Collective. */
     @Override
     public Graphcomm Dup() {
-        return withAttributesOf(rank("Dup"), new Graphcomm(CommCreation.duplicate(this, "Dup"), topology));
+        return raising(() -> withAttributesOf(rank("Dup"), new Graphcomm(CommCreation.duplicate(this, "Dup"),
+            topology)));
     }
 
     /** A duplicate with the same graph. Collective. */
     @Override
     public Graphcomm dup() {
-        return withAttributesOf(rank("dup"), new Graphcomm(CommCreation.duplicate(this, "dup"), topology));
+        return raising(() -> withAttributesOf(rank("dup"), new Graphcomm(CommCreation.duplicate(this, "dup"),
+            topology)));
     }
 
     /** A duplicate with the same graph. Collective. */
     @Override
     public Graphcomm clone() {
-        return withAttributesOf(rank("clone"), new Graphcomm(CommCreation.duplicate(this, "clone"), topology));
+        return raising(() -> withAttributesOf(rank("clone"), new Graphcomm(CommCreation.duplicate(this, "clone"),
+            topology)));
     }
 
     // ---- neighbourhood collectives ----------------------------------------------------------

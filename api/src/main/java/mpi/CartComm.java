@@ -55,13 +55,16 @@ public final class CartComm extends Intracomm {
 
     /** The slice through the caller that keeps the dimensions marked true. Collective. */
     public CartComm sub(boolean[] remainDims) {
-        CartTopology kept = topology.sub("sub", remainDims);
-        return inheriting(new CartComm(topology.subCommunicator(this, "sub", rankIn(rank("sub")), remainDims), kept));
+        return raising(() -> {
+            CartTopology kept = topology.sub("sub", remainDims);
+            return inheriting(new CartComm(topology.subCommunicator(this, "sub", rankIn(rank("sub")), remainDims),
+                kept));
+        });
     }
 
     /** The caller's rank in the grid {@code dims}, {@code periods}, or {@code MPI.UNDEFINED} if beyond it. */
     public int map(int[] dims, boolean[] periods) {
-        return CartTopology.of("map", dims, periods, this).map(rankIn(localRank("map")));
+        return raising(() -> CartTopology.of("map", dims, periods, this).map(rankIn(localRank("map"))));
     }
 
     /** MPI_Dims_create: fills the zero entries of {@code dims}, non-increasing (see {@link CartTopology}). */
@@ -72,13 +75,15 @@ public final class CartComm extends Intracomm {
     /** A duplicate with the same grid. Collective. */
     @Override
     public CartComm dup() {
-        return withAttributesOf(rank("dup"), new CartComm(CommCreation.duplicate(this, "dup"), topology));
+        return raising(() -> withAttributesOf(rank("dup"), new CartComm(CommCreation.duplicate(this, "dup"),
+            topology)));
     }
 
     /** A duplicate with the same grid. Collective. */
     @Override
     public CartComm Dup() {
-        return withAttributesOf(rank("Dup"), new CartComm(CommCreation.duplicate(this, "Dup"), topology));
+        return raising(() -> withAttributesOf(rank("Dup"), new CartComm(CommCreation.duplicate(this, "Dup"),
+            topology)));
     }
 
     /** A duplicate whose hints are those of {@code info} (MPI_Comm_dup_with_info). Collective. */
@@ -90,7 +95,8 @@ public final class CartComm extends Intracomm {
     /** A duplicate with the same grid. Collective. */
     @Override
     public CartComm clone() {
-        return withAttributesOf(rank("clone"), new CartComm(CommCreation.duplicate(this, "clone"), topology));
+        return raising(() -> withAttributesOf(rank("clone"), new CartComm(CommCreation.duplicate(this, "clone"),
+            topology)));
     }
 
     // ---- neighbourhood collectives ----------------------------------------------------------

@@ -369,11 +369,13 @@ public abstract class Comm implements Freeable, Cloneable {
      * over {@code localComm}; the two groups must be disjoint.
      */
     public Intercomm Create_intercomm(Comm localComm, int localLeader, int remoteLeader, int tag) {
-        return IntercommCreation.create("Create_intercomm", this, localComm, localLeader, remoteLeader, tag);
+        return raising(() -> IntercommCreation.create("Create_intercomm", this, localComm, localLeader, remoteLeader,
+            tag));
     }
 
     public final Intercomm createIntercomm(Comm localComm, int localLeader, int remoteLeader, int tag) {
-        return IntercommCreation.create("createIntercomm", this, localComm, localLeader, remoteLeader, tag);
+        return raising(() -> IntercommCreation.create("createIntercomm", this, localComm, localLeader, remoteLeader,
+            tag));
     }
 
     // ---- attributes -------------------------------------------------------------------------------
@@ -458,6 +460,19 @@ public abstract class Comm implements Freeable, Cloneable {
             me.job().fail(me.id(), e);
         }
         return e;
+    }
+
+    /**
+     * The result of {@code call}, a call on this communicator whose errors are raised where it is
+     * made rather than inside: an MPIException goes to this communicator's handler first
+     * ({@link #raise}). For calls that are not on a hot path (a lambda each).
+     */
+    final <T> T raising(java.util.function.Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (MPIException e) {
+            throw raise(e);
+        }
     }
 
     final Errhandler errhandlerOf(Rank me) {

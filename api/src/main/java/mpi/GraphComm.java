@@ -75,19 +75,21 @@ public final class GraphComm extends Intracomm {
 
     /** The caller's rank in the graph {@code index}, {@code edges}, or {@code MPI.UNDEFINED} if beyond it. */
     public int map(int[] index, int[] edges) {
-        return GraphTopology.of("map", index, edges, this).map(rankIn(localRank("map")));
+        return raising(() -> GraphTopology.of("map", index, edges, this).map(rankIn(localRank("map"))));
     }
 
     /** A duplicate with the same graph. Collective. */
     @Override
     public GraphComm dup() {
-        return withAttributesOf(rank("dup"), new GraphComm(CommCreation.duplicate(this, "dup"), topology, dist));
+        return raising(() -> withAttributesOf(rank("dup"), new GraphComm(CommCreation.duplicate(this, "dup"),
+            topology, dist)));
     }
 
     /** A duplicate with the same graph. Collective. */
     @Override
     public GraphComm Dup() {
-        return withAttributesOf(rank("Dup"), new GraphComm(CommCreation.duplicate(this, "Dup"), topology, dist));
+        return raising(() -> withAttributesOf(rank("Dup"), new GraphComm(CommCreation.duplicate(this, "Dup"),
+            topology, dist)));
     }
 
     /** A duplicate whose hints are those of {@code info} (MPI_Comm_dup_with_info). Collective. */
@@ -99,7 +101,8 @@ public final class GraphComm extends Intracomm {
     /** A duplicate with the same graph. Collective. */
     @Override
     public GraphComm clone() {
-        return withAttributesOf(rank("clone"), new GraphComm(CommCreation.duplicate(this, "clone"), topology, dist));
+        return raising(() -> withAttributesOf(rank("clone"), new GraphComm(CommCreation.duplicate(this, "clone"),
+            topology, dist)));
     }
 
     // ---- neighbourhood collectives ----------------------------------------------------------

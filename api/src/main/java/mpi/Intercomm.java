@@ -103,21 +103,21 @@ public final class Intercomm extends Comm {
      * {@code MPI.COMM_WORLD}. Every rank of a group passes the same value. Collective.
      */
     public Intracomm Merge(boolean high) {
-        return IntercommCreation.merge("Merge", this, high);
+        return raising(() -> IntercommCreation.merge("Merge", this, high));
     }
 
     public Intracomm merge(boolean high) {
-        return IntercommCreation.merge("merge", this, high);
+        return raising(() -> IntercommCreation.merge("merge", this, high));
     }
 
     /** A new intercommunicator of the same groups with contexts of its own and the program's attributes. Collective. */
     public Intercomm Dup() {
-        return IntercommCreation.dup("Dup", this);
+        return raising(() -> IntercommCreation.dup("Dup", this));
     }
 
     @Override
     public Intercomm dup() {
-        return IntercommCreation.dup("dup", this);
+        return raising(() -> IntercommCreation.dup("dup", this));
     }
 
     /** A duplicate whose hints are those of {@code info} (MPI_Comm_dup_with_info). Collective. */
@@ -129,7 +129,7 @@ public final class Intercomm extends Comm {
     /** mpiJava's and Open MPI's {@code clone}: a duplicate ({@link #Dup}). Collective. */
     @Override
     public Intercomm clone() {
-        return IntercommCreation.dup("clone", this);
+        return raising(() -> IntercommCreation.dup("clone", this));
     }
 
     /**

@@ -78,12 +78,13 @@ public class Intracomm extends Comm {
      * by rank here); null for a rank that passes {@code MPI.UNDEFINED}. Collective.
      */
     public Intracomm Split(int color, int key) {
-        return created(CommCreation.split(this, "Split", color, key, ".Split(color=" + color + ")"));
+        return raising(() -> created(CommCreation.split(this, "Split", color, key, ".Split(color=" + color + ")")));
     }
 
     /** As {@link #Split}, but a rank that passes {@code MPI.UNDEFINED} gets a null communicator ({@code isNull()}). */
     public final Intracomm split(int color, int key) {
-        return orNull(created(CommCreation.split(this, "split", color, key, ".split(color=" + color + ")")));
+        return raising(() -> orNull(created(CommCreation.split(this, "split", color, key,
+            ".split(color=" + color + ")"))));
     }
 
     /**
@@ -93,12 +94,12 @@ public class Intracomm extends Comm {
      * passes an empty group): each group gets a communicator of its own, with its own contexts.
      */
     public Intracomm Create(Group group) {
-        return created(create("Create", group));
+        return raising(() -> created(create("Create", group)));
     }
 
     /** As {@link #Create}, but a rank not in the group gets a null communicator ({@code isNull()}). */
     public final Intracomm create(Group group) {
-        return orNull(created(create("create", group)));
+        return raising(() -> orNull(created(create("create", group))));
     }
 
     /**
@@ -106,12 +107,12 @@ public class Intracomm extends Comm {
      * program's attributes of this one (not its name). Collective.
      */
     public Intracomm Dup() {
-        return withAttributesOf(rank("Dup"), created(CommCreation.duplicate(this, "Dup")));
+        return raising(() -> withAttributesOf(rank("Dup"), created(CommCreation.duplicate(this, "Dup"))));
     }
 
     @Override
     public Intracomm dup() {
-        return withAttributesOf(rank("dup"), created(CommCreation.duplicate(this, "dup")));
+        return raising(() -> withAttributesOf(rank("dup"), created(CommCreation.duplicate(this, "dup"))));
     }
 
     /** A duplicate whose hints are those of {@code info} (MPI_Comm_dup_with_info). Collective. */
@@ -123,7 +124,7 @@ public class Intracomm extends Comm {
     /** mpiJava's and Open MPI's {@code clone}: a duplicate ({@link #Dup}). Collective. */
     @Override
     public Intracomm clone() {
-        return withAttributesOf(rank("clone"), created(CommCreation.duplicate(this, "clone")));
+        return raising(() -> withAttributesOf(rank("clone"), created(CommCreation.duplicate(this, "clone"))));
     }
 
     private CommCreation.Result create(String call, Group group) {
@@ -294,12 +295,12 @@ public class Intracomm extends Comm {
      * Collective.
      */
     public Cartcomm Create_cart(int[] dims, boolean[] periods, boolean reorder) {
-        return Cartcomm.create(this, dims, periods);
+        return raising(() -> Cartcomm.create(this, dims, periods));
     }
 
     /** As {@link #Create_cart}, but the ranks beyond the grid get a null communicator ({@code isNull()}). */
     public final CartComm createCart(int[] dims, boolean[] periods, boolean reorder) {
-        return CartComm.create(this, dims, periods);
+        return raising(() -> CartComm.create(this, dims, periods));
     }
 
     /**
@@ -308,12 +309,12 @@ public class Intracomm extends Comm {
      * null for the ranks beyond the graph. Collective.
      */
     public Graphcomm Create_graph(int[] index, int[] edges, boolean reorder) {
-        return Graphcomm.create(this, index, edges);
+        return raising(() -> Graphcomm.create(this, index, edges));
     }
 
     /** As {@link #Create_graph}, but the ranks beyond the graph get a null communicator ({@code isNull()}). */
     public final GraphComm createGraph(int[] index, int[] edges, boolean reorder) {
-        return GraphComm.create(this, index, edges);
+        return raising(() -> GraphComm.create(this, index, edges));
     }
 
     // ---- collectives: mpiJava 1.2 (the others, defined on intercommunicators too, are on Comm) ----

@@ -18,6 +18,8 @@ import mpi.MPIException;
 import mpi.Request;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.mpjlite.JobFailedException;
 import org.mpjlite.smpdev.MatchingKind;
 import org.mpjlite.smpdev.RankFailure;
@@ -106,6 +108,38 @@ class ErrorHandlerTest {
         MPIException cause = assertInstanceOf(MPIException.class, e.getCause());
         assertEquals(MPI.ERR_RANK, cause.getErrorClass());
         assertTrue(cause.getMessage().contains("Recv: source rank 5"), cause.getMessage());
+    }
+
+    /** A bad call that makes a communicator, caught: under ERRORS_ARE_FATAL the job ends with it. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"Split", "split", "Create_cart", "createCart", "Create_graph", "Map", "Sub"})
+    @DisplayName("ERRORS_ARE_FATAL: a caught error of a call that makes a communicator ends the job")
+    void errorsAreFatalCoversCommunicatorCreation(String call) {
+        JobFailedException e = assertThrows(JobFailedException.class, () -> Jobs.options().ranks(2)
+            .shutdownGrace(Duration.ofMillis(500)).run(() -> {
+                MPI.Init(new String[0]);
+                mpi.Cartcomm grid = MPI.COMM_WORLD.Create_cart(new int[] {2}, new boolean[] {true}, false);
+                MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_ARE_FATAL);
+                grid.setErrhandler(MPI.ERRORS_ARE_FATAL);
+                try {
+                    switch (call) {
+                        case "Split" -> MPI.COMM_WORLD.Split(-5, 0);
+                        case "split" -> MPI.COMM_WORLD.split(-5, 0);
+                        case "Create_cart" -> MPI.COMM_WORLD.Create_cart(new int[] {3}, new boolean[] {false}, false);
+                        case "createCart" -> MPI.COMM_WORLD.createCart(new int[] {-1}, new boolean[] {false}, false);
+                        case "Create_graph" -> MPI.COMM_WORLD.Create_graph(new int[] {1, 1, 1}, new int[] {0}, false);
+                        case "Map" -> grid.Map(new int[] {0}, new boolean[] {false});
+                        default -> grid.Sub(new boolean[] {true, true});
+                    }
+                } catch (MPIException ignored) {
+                    // Caught, yet the handler has already ended the job.
+                }
+                Thread.sleep(60_000);
+                MPI.Finalize();
+                return null;
+            }));
+        MPIException cause = assertInstanceOf(MPIException.class, e.getCause());
+        assertTrue(cause.getMessage().contains(call + ":"), cause.getMessage());
     }
 
     @Test
