@@ -80,6 +80,12 @@ final class PackCalls {
                 throw new MPIException(MPI.ERR_ARG, call + ": position " + position + " is not where the buffer is"
                     + " written next (" + out.position() + ")");
             }
+            long end = Packing.gatheredEnd(out, count, type.map);
+            if (end > out.capacity()) {
+                throw new MPIException(MPI.ERR_TRUNCATE, call + ": the output buffer is too small: " + count + " x "
+                    + type + " from position " + position + " take its bytes up to " + end + ", its capacity is "
+                    + out.capacity() + " (nothing was packed)");
+            }
             Packing.gatherInto(out, in, (long) offset * type.unit(), count, type.map);
             return out.position();
         } catch (mpjbuf.OverflowException e) {

@@ -128,6 +128,54 @@ class PackTest {
         });
     }
 
+    /**
+     * A Pack into an mpjbuf buffer too small for it writes nothing: the next Pack goes on at the
+     * position the last one returned. A pack that fills the buffer to its last byte fits.
+     */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {1})
+    void aPackThatDoesNotFitAnMpjbufBufferWritesNothing(int size) {
+        world(size, Tunables.DEFAULT_EAGER_THRESHOLD).run(() -> {
+            BufferFactory factory = BufferFactory.create(PoolStrategy.UNPOOLED, StorageKind.HEAP);
+            // int[2]: header and 8 bytes, to byte 16; double[1]: header at 16 and 8 bytes, to byte 32;
+            // a struct of an int and a double: int section to 44, double section aligned at 48, to 64.
+            Datatype pair = committed(Datatype.createStruct(new int[] {1, 1}, new int[] {0, 8},
+                new Datatype[] {MPI.INT, MPI.DOUBLE}));
+            for (int capacity : new int[] {31, 32, 63, 64}) {
+                mpjbuf.Buffer b = factory.getBuffer(capacity);
+                int pos = MPI.COMM_WORLD.Pack(new int[] {1, 2}, 0, 2, MPI.INT, b, 0);
+                assertEquals(16, pos);
+                if (capacity < 32) {
+                    int at = pos;
+                    assertMpiError(MPI.ERR_TRUNCATE, () -> MPI.COMM_WORLD.Pack(new double[] {3.5}, 0, 1, MPI.DOUBLE, b,
+                        at), "Pack", "too small", "nothing was packed");
+                    assertEquals(16, b.position());
+                    b.free();
+                    continue;
+                }
+                pos = MPI.COMM_WORLD.Pack(new double[] {3.5}, 0, 1, MPI.DOUBLE, b, pos);
+                assertEquals(32, pos);
+                if (capacity < 64) {
+                    int at = pos;
+                    assertMpiError(MPI.ERR_TRUNCATE, () -> MPI.COMM_WORLD.Pack(new byte[16], 0, 1, pair, b, at),
+                        "Pack", "too small");
+                    assertEquals(32, b.position());
+                } else {
+                    pos = MPI.COMM_WORLD.Pack(new byte[16], 0, 1, pair, b, pos);
+                    assertEquals(64, pos);
+                }
+                int[] ints = new int[2];
+                double[] d = new double[1];
+                int at = MPI.COMM_WORLD.Unpack(b, 0, ints, 0, 2, MPI.INT);
+                MPI.COMM_WORLD.Unpack(b, at, d, 0, 1, MPI.DOUBLE);
+                assertArrayEquals(new int[] {1, 2}, ints);
+                assertEquals(3.5, d[0]);
+                b.free();
+            }
+            return null;
+        });
+    }
+
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {1})
     void objectsPackAndPackingErrors(int size) {

@@ -85,6 +85,34 @@ public final class Packing {
     }
 
     /**
+     * The byte of {@code b}'s static storage that {@link #gatherInto} of {@code items} items of
+     * {@code map} would write up to, from its write position (a section per run of one element type,
+     * each starting aligned with its header; objects take a header there and the rest in dynamic
+     * storage). Compared with the capacity first, a pack that does not fit writes nothing.
+     */
+    public static long gatheredEnd(mpjbuf.Buffer b, int items, TypeMap map) {
+        if (map.isObjects()) {
+            return alignedSection(b.position()) + mpjbuf.Buffer.SECTION_HEADER_BYTES;
+        }
+        long[] end = {b.position()};
+        mpjbuf.Type[] section = new mpjbuf.Type[1];
+        map.walk(0, items, Long.MAX_VALUE, (type, pos, n) -> {
+            if (section[0] != type.bufType()) {
+                section[0] = type.bufType();
+                end[0] = alignedSection(end[0]) + mpjbuf.Buffer.SECTION_HEADER_BYTES;
+            }
+            end[0] += (long) n * section[0].size();
+        });
+        return end[0];
+    }
+
+    /** Where a section written after byte {@code at} starts. */
+    private static long alignedSection(long at) {
+        int a = mpjbuf.Buffer.SECTION_ALIGNMENT;
+        return (at + a - 1) / a * a;
+    }
+
+    /**
      * Reads {@code items} items of {@code map} out of the next sections of {@code b} (committed) into
      * byte {@code origin} of {@code buffer}; objects resolve their classes in {@code loader}.
      *
