@@ -188,28 +188,19 @@ class CollectiveTest {
             Object[] one = new Object[1];
             MPI.COMM_WORLD.Scatter(all, 0, 1, MPI.OBJECT, one, 0, 1, MPI.OBJECT, 0);
             assertEquals("r" + me, one[0]);
-            Op concat = new Op(new User_function() {
-                @Override
-                public void Call(Object in, int inOff, Object inout, int inoutOff, int count, Datatype type) {
-                    Object[] a = (Object[]) in;
-                    Object[] b = (Object[]) inout;
-                    for (int i = 0; i < count; i++) {
-                        b[inoutOff + i] = (String) a[inOff + i] + b[inoutOff + i];
-                    }
-                }
-            }, false);
+            Object[] text = {new Text("r" + me)};
             if (me == 0) {
-                assertMpiError(MPI.ERR_BUFFER, () -> MPI.COMM_WORLD.Reduce(mine, 0, new Object[0], 0, 1, MPI.OBJECT,
-                    concat, 0), "Reduce", "receive buffer");
+                assertMpiError(MPI.ERR_BUFFER, () -> MPI.COMM_WORLD.Reduce(text, 0, new Object[0], 0, 1, MPI.OBJECT,
+                    CONCAT, 0), "Reduce", "receive buffer");
             }
             Object[] joined = new Object[1];
-            MPI.COMM_WORLD.Reduce(mine, 0, joined, 0, 1, MPI.OBJECT, concat, 0);
+            MPI.COMM_WORLD.Reduce(text, 0, joined, 0, 1, MPI.OBJECT, CONCAT, 0);
             if (me == 0) {
                 StringBuilder want = new StringBuilder();
                 for (int r = 0; r < size; r++) {
                     want.append("r").append(r);
                 }
-                assertEquals(want.toString(), joined[0]);
+                assertEquals(new Text(want.toString()), joined[0]);
             }
             return null;
         });
