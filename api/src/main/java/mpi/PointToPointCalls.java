@@ -392,7 +392,7 @@ final class PointToPointCalls {
             Status st = Status.taking(sendRecv(c, call, buf, offset, count, type, dest, stag, incoming, 0, count, type,
                 source, rtag));
             if (source != MPI.PROC_NULL) {
-                Copier.copy(incoming, 0, buf, offset, st.Get_elements(type), type.basic);
+                Copier.copy(incoming, 0, buf, offset, st.parts(), type.basic);
             }
             return st;
         } catch (MPIException e) {

@@ -129,6 +129,11 @@ public class Status {
         return Get_elements(datatype);
     }
 
+    /** The elements of the buffer's own type received: two per complex number, one per object. */
+    int parts() {
+        return count;
+    }
+
     /** False when the bytes received end inside an element (raw bytes received as typed data). */
     private boolean wholeElements(TypeMap map) {
         return type == BasicType.OBJECT || bytes == map.bytesOf(count);

@@ -61,6 +61,24 @@ class SendrecvTest {
         }
     }
 
+    @Jobs.AnyRanks
+    @DisplayName("sendRecvReplace of complex numbers replaces every part: the real and the imaginary")
+    void sendrecvReplaceOfComplexNumbers(World w) {
+        w.run(() -> {
+            int me = rank();
+            int from = left();
+            double[] d = {me + 0.25, me + 0.5, me + 0.75, me + 1.0, -1};
+            Status s = MPI.COMM_WORLD.sendRecvReplace(d, 2, MPI.DOUBLE_COMPLEX, right(), 5, from, 5);
+            assertArrayEquals(new double[] {from + 0.25, from + 0.5, from + 0.75, from + 1.0, -1}, d);
+            assertEquals(2, s.getCount(MPI.DOUBLE_COMPLEX));
+            assertEquals(2, s.getElements(MPI.DOUBLE_COMPLEX));
+            float[] f = {me, -me, 7};
+            MPI.COMM_WORLD.sendRecvReplace(f, 1, MPI.FLOAT_COMPLEX, right(), 6, from, 6);
+            assertArrayEquals(new float[] {from, -from, 7}, f);
+            return null;
+        });
+    }
+
     @Jobs.PairsBothProtocols
     @DisplayName("Sendrecv_replace of a rendezvous-sized buffer swaps the two ranks' data")
     void sendrecvReplaceLarge(World w) {
