@@ -463,9 +463,9 @@ public abstract class Comm implements Freeable, Cloneable {
     }
 
     /**
-     * The result of {@code call}, a call on this communicator whose errors are raised where it is
-     * made rather than inside: an MPIException goes to this communicator's handler first
-     * ({@link #raise}). For calls that are not on a hot path (a lambda each).
+     * Runs {@code call} and returns its result; an MPIException it throws goes to this
+     * communicator's error handler ({@link #raise}) before it is rethrown. For calls whose checks
+     * are made by helpers that do not raise; a lambda per call, so not for hot paths.
      */
     final <T> T raising(java.util.function.Supplier<T> call) {
         try {

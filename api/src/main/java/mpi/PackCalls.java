@@ -83,7 +83,7 @@ final class PackCalls {
             long end = Packing.gatheredEnd(out, count, type.map);
             if (end > out.capacity()) {
                 throw new MPIException(MPI.ERR_TRUNCATE, call + ": the output buffer is too small: " + count + " x "
-                    + type + " from position " + position + " take its bytes up to " + end + ", its capacity is "
+                    + type + " from position " + position + " need its bytes up to " + end + ", and its capacity is "
                     + out.capacity() + " (nothing was packed)");
             }
             Packing.gatherInto(out, in, (long) offset * type.unit(), count, type.map);
