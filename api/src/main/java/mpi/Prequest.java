@@ -85,15 +85,7 @@ public class Prequest extends Request {
                 continue;
             }
             r.checkStartable(call, "request " + i);
-            int first = -1;
-            if (seen != null) {
-                Integer j = seen.putIfAbsent(r, i);
-                first = j == null ? -1 : j;
-            } else {
-                for (int j = 0; j < i && first < 0; j++) {
-                    first = requests[j] == r ? j : -1;
-                }
-            }
+            int first = earlierIndex(requests, i, seen);
             if (first >= 0) {
                 throw new MPIException(MPI.ERR_REQUEST, call + ": request " + i + " is request " + first
                     + " again (a request is started once until it completes)");
@@ -104,6 +96,24 @@ public class Prequest extends Request {
                 r.starter.start(r, call);
             }
         }
+    }
+
+    /**
+     * The first index before {@code i} at which {@code requests} holds {@code requests[i]}, -1 if
+     * none: looked up in {@code seen}, which records {@code i}, for a long array; by comparing the
+     * earlier elements for a short one ({@code seen} null).
+     */
+    private static int earlierIndex(Prequest[] requests, int i, Map<Prequest, Integer> seen) {
+        if (seen != null) {
+            Integer j = seen.putIfAbsent(requests[i], i);
+            return j == null ? -1 : j;
+        }
+        for (int j = 0; j < i; j++) {
+            if (requests[j] == requests[i]) {
+                return j;
+            }
+        }
+        return -1;
     }
 
     public void start() {

@@ -73,6 +73,7 @@ public final class Packing {
             b.write(objects, 0, objects.length);
             return;
         }
+        // A section per run of one element type: gatheredEnd sizes these sections the same way.
         mpjbuf.Type[] section = new mpjbuf.Type[1];
         map.walk(origin, items, Long.MAX_VALUE, (type, pos, n) -> {
             if (section[0] != type.bufType()) {

@@ -113,7 +113,8 @@ public final class PointToPoint {
             return inRing(me, dest, ring, context, source, tag, buffer, index, items, map, call, null);
         }
         if (!claims && mode != SendMode.BUFFERED) {
-            // A message the ring cannot take: worth a fresh look, since a claim spares it a copy.
+            // A message the ring cannot take: worth a fresh look, since a claim spares it a copy
+            // (not a buffered one's, which claims no receive: see isend).
             claims = ring.isDrained();
         }
         Message m = me.endpoint().recycler().message(context, source, tag, map, items, call);
