@@ -40,6 +40,13 @@ public abstract class Envelope {
      * that hold the message through the mailbox, which orders them.
      */
     boolean exposed;
+    /**
+     * Set on a message whose sender may withdraw it ({@link SentEnvelope#makeWithdrawable}): the
+     * mailbox binds it before a receive or a matched probe takes it, and drops it if withdrawn.
+     * Here rather than in {@link SentEnvelope} so that matching reads it with the key, without a
+     * type check; written by the sender before delivery, never set on a receive.
+     */
+    boolean withdrawable;
 
     protected Envelope() {
     }
@@ -87,6 +94,7 @@ public abstract class Envelope {
         this.source = source;
         this.tag = tag;
         this.exposed = false;
+        this.withdrawable = false;
     }
 
     /**

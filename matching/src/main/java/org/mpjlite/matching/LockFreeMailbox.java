@@ -663,7 +663,31 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
      * one being posted, else unexpected.
      */
     private void match(M message) {
+        if (message.withdrawable) {
+            matchWithdrawable(message);
+            return;
+        }
         matchTo(receiveFor(message.context, message.source, message.tag), message);
+    }
+
+    /**
+     * Matches an arrived message its sender may withdraw: held while its receive is looked for (the
+     * receive is taken before the message is handed to it, so the sender's withdrawal must wait for
+     * the outcome), then bound to the receive, or let go as unexpected; dropped if withdrawn.
+     */
+    private void matchWithdrawable(M message) {
+        SentEnvelope sent = (SentEnvelope) message;
+        if (!sent.hold()) {
+            return;
+        }
+        R receive = receiveFor(message.context, message.source, message.tag);
+        if (receive == null) {
+            lists.addUnexpected(message);
+            sent.letGo();
+        } else {
+            sent.bindHeld();
+            handler.matched(receive, message);
+        }
     }
 
     /** Hands {@code message} to {@code receive}, the one it matched; null: keeps it unexpected. */

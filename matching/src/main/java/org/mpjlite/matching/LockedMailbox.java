@@ -32,6 +32,8 @@ public final class LockedMailbox<M extends Envelope, R extends Envelope> impleme
             receive = lists.takePostedFor(message);
             if (receive == null) {
                 lists.addUnexpected(message);
+            } else if (message.withdrawable) {
+                ((SentEnvelope) message).bind(); // its sender is still delivering it: nobody withdrew it
             }
         } finally {
             lock.unlock();

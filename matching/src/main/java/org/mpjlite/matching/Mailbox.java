@@ -10,8 +10,9 @@ import java.util.List;
  *   <li>a receive matches the <em>earliest arrived</em> message it accepts; a message matches the
  *       <em>earliest posted</em> receive that accepts it (together: non-overtaking order between a
  *       pair of ranks on a communicator);</li>
- *   <li>every message is handed to {@link MatchHandler#matched} exactly once, and so is every
- *       receive, unless it was cancelled first.</li>
+ *   <li>every message is handed to {@link MatchHandler#matched} (or to a matched probe) exactly
+ *       once, unless its sender withdrew it first ({@link SentEnvelope#withdraw}), and so is every
+ *       receive, unless it was cancelled first; a withdrawn message is as if never sent.</li>
  * </ul>
  *
  * <p>Threads: {@link #deliver} may be called by any thread at any time. The other methods are the

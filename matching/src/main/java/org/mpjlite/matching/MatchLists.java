@@ -40,28 +40,54 @@ final class MatchLists<M extends Envelope, R extends Envelope> {
         return takeUnexpected(pattern.context, pattern.source, pattern.tag);
     }
 
-    /** Removes and returns the earliest unexpected message matching (context, source, tag). */
+    /**
+     * Removes and returns the earliest unexpected message matching (context, source, tag), bound if
+     * withdrawable ({@link SentEnvelope#bind}); withdrawn ones it meets on the way are dropped.
+     */
     @SuppressWarnings("unchecked")
     M takeUnexpected(int context, int source, int tag) {
         Envelope prev = null;
-        for (Envelope e = unexpectedHead; e != null; prev = e, e = e.next) {
+        Envelope e = unexpectedHead;
+        while (e != null) {
+            Envelope next = e.next;
             if (matches(context, source, tag, e)) {
                 unlinkUnexpected(prev, e);
-                return (M) e;
+                if (!e.withdrawable || ((SentEnvelope) e).bind()) {
+                    return (M) e;
+                }
+            } else {
+                prev = e;
             }
+            e = next;
         }
         return null;
     }
 
-    /** The earliest unexpected message matching (context, source, tag), left in place; or null. */
+    /**
+     * The earliest unexpected message matching (context, source, tag), left in place; or null.
+     * Withdrawn ones it meets on the way are dropped.
+     */
     @SuppressWarnings("unchecked")
     M peekUnexpected(int context, int source, int tag) {
-        for (Envelope e = unexpectedHead; e != null; e = e.next) {
+        Envelope prev = null;
+        Envelope e = unexpectedHead;
+        while (e != null) {
+            Envelope next = e.next;
             if (matches(context, source, tag, e)) {
-                return (M) e;
+                if (!isWithdrawn(e)) {
+                    return (M) e;
+                }
+                unlinkUnexpected(prev, e);
+            } else {
+                prev = e;
             }
+            e = next;
         }
         return null;
+    }
+
+    private static boolean isWithdrawn(Envelope e) {
+        return e.withdrawable && ((SentEnvelope) e).isWithdrawn();
     }
 
     /** Removes and returns the earliest posted receive, or null. */
@@ -111,11 +137,14 @@ final class MatchLists<M extends Envelope, R extends Envelope> {
         return false;
     }
 
+    /** The unexpected messages, oldest first, but for withdrawn ones (left in place). */
     @SuppressWarnings("unchecked")
     List<M> unexpected() {
         List<M> out = new ArrayList<>();
         for (Envelope e = unexpectedHead; e != null; e = e.next) {
-            out.add((M) e);
+            if (!isWithdrawn(e)) {
+                out.add((M) e);
+            }
         }
         return out;
     }

@@ -24,7 +24,9 @@ import org.mpjlite.smpdev.diag.CallSite;
  * <p>Messages are recycled: once received ({@link #consumed}), a message is kept, with its array,
  * by the {@link Recycler} of the rank whose thread consumed it (the receiver's, or the sender's
  * after a claim), unless a probe handed it out ({@link #isExposed}), since the prober may still
- * read it.
+ * read it. A withdrawn message (its send cancelled, {@link #withdrawn}) is dropped by the mailbox,
+ * not recycled; a recycled one made withdrawable again gets a new stamp, so a cancel meant for its
+ * earlier use fails.
  *
  * <p>Written by the sender before it is handed to a mailbox (which publishes it), read by the one
  * thread that matches it, which then keeps it for its own rank's next send (so its last use and the
@@ -251,6 +253,20 @@ public final class Message extends SentEnvelope {
         if (!isExposed()) {
             receiving.keep(this);
         }
+    }
+
+    /**
+     * Its sender withdrew it (a cancelled send): lets go of its copy and of the sender's buffer. The
+     * withdrawing thread; no receive reads these fields any more, and the mailbox, which still holds
+     * the message until it next meets it, reads only the envelope. Never recycled: it is dropped.
+     */
+    void withdrawn() {
+        if (stash != null) {
+            stash.free();
+            stash = null;
+        }
+        data = null;
+        sender = null;
     }
 
     /** {@code (source=1, tag=3, comm=MPI.COMM_WORLD, 8 bytes)}, for reports and warnings. */

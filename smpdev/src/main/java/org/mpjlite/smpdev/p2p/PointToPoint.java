@@ -170,7 +170,7 @@ public final class PointToPoint {
             if (!gathered) {
                 m.pointAt(buffer, index);
             }
-            m.sender = request;
+            request.waitsOn(m);
         }
         if (ring != null) {
             m.followsIndicesOf(ring); // matched after every index this rank claimed before

@@ -9,9 +9,11 @@ import org.mpjlite.smpdev.data.TypeMap;
  * A send. Eager and buffered sends are complete as soon as they return; rendezvous and synchronous
  * sends complete when the receiver has copied the data out of the sender's buffer.
  *
- * <p>Sends are not cancellable: by the time a user can cancel, an eager send is delivered, and a
- * rendezvous send may be in the middle of its copy. {@link #cancel} reports that and the send
- * completes normally (MPI allows a cancel to fail).
+ * <p>A pending (rendezvous or synchronous) send is cancelled by withdrawing its message before a
+ * receive or a matched probe matches it ({@code SentEnvelope.withdraw}): then no receive ever gets
+ * it and the send completes as cancelled; once matched it completes normally. An eager or buffered
+ * send is complete when it returns, so a cancel finds nothing to withdraw (MPI lets a cancel fail
+ * for a send that has completed) and its message is received as sent.
  */
 public final class SendRequest extends Request {
     /** For reports: where a pending (rendezvous or synchronous) send goes; null when complete at once. */
@@ -19,6 +21,9 @@ public final class SendRequest extends Request {
     private final String call;
     private final int count;
     private final TypeMap map;
+    /** The message this send waits to have received, and the stamp to withdraw it with; null when complete at once. */
+    private Message message;
+    private long stamp;
 
     private SendRequest(Rank owner) {
         super(owner);
@@ -47,9 +52,26 @@ public final class SendRequest extends Request {
         return s;
     }
 
+    /**
+     * Makes {@code m}, about to be delivered, the message this send waits on, which {@link #cancel}
+     * may withdraw. The sending thread, before the request is handed to the program.
+     */
+    void waitsOn(Message m) {
+        m.sender = this;
+        message = m;
+        stamp = m.makeWithdrawable();
+    }
+
     @Override
     public boolean cancel() {
-        return false;
+        Message m = message;
+        if (m == null || isComplete() || !m.withdraw(stamp)) {
+            return false;
+        }
+        m.withdrawn();
+        owner.endpoint().sendReceived(this);
+        completeCancelled();
+        return true;
     }
 
     @Override
