@@ -42,6 +42,15 @@ final class Device {
     }
 
     /**
+     * Synchronous-mode Isend (Issend) of {@code data} from world rank {@code from} to {@code to}: a
+     * pending send until received, whose message its sender may withdraw by cancelling it.
+     */
+    static SendRequest ssend(Job job, int from, int to, int tag, int... data) {
+        return PointToPoint.isend(job.rank(from), job.rank(to), CONTEXT, from, tag, data, 0, data.length,
+            BasicType.INT, SendMode.SYNCHRONOUS, "Issend");
+    }
+
+    /**
      * Elements of a message too long for the receive line (more than its 72 bytes as ints), so that
      * a sender that claims a posted receive fills it itself: the variants named {@code Filled}.
      */
