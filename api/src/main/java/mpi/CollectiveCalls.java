@@ -87,6 +87,8 @@ final class CollectiveCalls {
         private final Shown[] shown = new Shown[16];
         /** Where {@link #shown} takes the next new value. */
         private int next;
+        /** What this thread's calls show while it runs an MPI.OBJECT collective ({@link #showingObjects}); else null. */
+        private Shown outer;
 
         private Invocation(Thread thread) {
             this.thread = thread;
@@ -199,10 +201,29 @@ final class CollectiveCalls {
         }
 
         /**
+         * Runs an MPI.OBJECT collective of this thread, whose objects move through byte collectives
+         * (lengths, then serialized bytes): while it runs, those show in reports (a deadlock, a
+         * mismatch) what the program passed, {@code count} items ({@code -1}: counts per rank) of
+         * {@code type}, not their own lengths and bytes.
+         */
+        static Request showingObjects(int count, Datatype type, java.util.function.Supplier<Request> collective) {
+            Invocation k = BLOCKING.get();
+            k.outer = new Shown(count, type, null);
+            try {
+                return collective.get();
+            } finally {
+                k.outer = null;
+            }
+        }
+
+        /**
          * What the call shows, for the engine to keep for its reports: an immutable value, the same
          * object as the thread's last call's when it shows the same (no allocation in a loop).
          */
         Object arguments() {
+            if (outer != null) {
+                return outer;
+            }
             if (type == null && root == null) {
                 return Shown.NOTHING;
             }

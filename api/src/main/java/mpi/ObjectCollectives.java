@@ -61,6 +61,11 @@ final class ObjectCollectives {
         }
     }
 
+    /** Whether the calling rank is {@code root} of {@code c}'s rooted collective, for what its reports show. */
+    private static boolean isRootOf(Comm c, String call, int root) {
+        return CollectiveCalls.isRoot(c, c.rank(call), root);
+    }
+
     private static void blocking(String call, boolean nonBlocking, Datatype... types) {
         for (Datatype t : types) {
             if (t != null && (t.map == null || !t.map.isObjects())) {
@@ -78,128 +83,145 @@ final class ObjectCollectives {
     static Request bcast(Comm c, String call, boolean nonBlocking, Object buf, int offset, int count, Datatype type,
                          int root) {
         blocking(call, nonBlocking, type);
-        Rank me = c.rank(call);
-        boolean isRoot = CollectiveCalls.isRoot(c, me, root);
-        CollectiveCalls.checkRoot(c, call, me, root);
-        boolean takesPart = CollectiveCalls.takesPart(c, root);
-        if (takesPart) {
-            Check.buffer(call, "buffer", buf, offset, count, type.units(), type);
-        }
-        byte[] mine = isRoot ? serialize(call, buf, offset * (long) type.unit(), count, type) : null;
-        byte[] bytes = bcastBytes(c, call, mine, root);
-        if (!isRoot && takesPart) {
-            Check.writable(call, buf);
-            deserialize(call, bytes, buf, offset * (long) type.unit(), count, type, root);
-        }
-        return null;
+        return CollectiveCalls.Invocation.showingObjects(count, type, () -> {
+            Rank me = c.rank(call);
+            boolean isRoot = CollectiveCalls.isRoot(c, me, root);
+            CollectiveCalls.checkRoot(c, call, me, root);
+            boolean takesPart = CollectiveCalls.takesPart(c, root);
+            if (takesPart) {
+                Check.buffer(call, "buffer", buf, offset, count, type.units(), type);
+            }
+            byte[] mine = isRoot ? serialize(call, buf, offset * (long) type.unit(), count, type) : null;
+            byte[] bytes = bcastBytes(c, call, mine, root);
+            if (!isRoot && takesPart) {
+                Check.writable(call, buf);
+                deserialize(call, bytes, buf, offset * (long) type.unit(), count, type, root);
+            }
+            return null;
+        });
     }
 
     static Request gather(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, int scount,
                           Datatype stype, Object rbuf, int roff, int[] rcounts, int rcount, int[] displs,
                           Datatype rtype, int root, boolean inPlace) {
         blocking(call, nonBlocking, stype, rtype);
-        Rank me = c.rank(call);
-        int size = CollectiveCalls.peers(c, me);
-        CollectiveCalls.checkRoot(c, call, me, root);
-        boolean isRoot = CollectiveCalls.isRoot(c, me, root);
-        boolean own = CollectiveCalls.ownBlock(c, me, root, inPlace);
-        boolean skipOwn = !own && isRoot;
-        byte[] mine = own ? send(call, sbuf, soff, scount, stype) : new byte[0];
-        // Checked before the exchange, as every argument: a call that fails has taken no part in it.
-        Blocks r = isRoot ? receiving(call, rbuf, roff, rcounts, rcount, displs, rtype, size) : null;
-        byte[][] blocks = gatherBytes(c, call, mine, root);
-        if (isRoot) {
-            for (int i = 0; i < size; i++) {
-                if (!(skipOwn && i == root)) {
-                    deserialize(call, blocks[i], rbuf, r.origin(i), r.count(i), rtype, i);
+        // Shown in reports as the non-object call shows itself: the root's receive count, the others' send count.
+        boolean shownRoot = isRootOf(c, call, root);
+        return CollectiveCalls.Invocation.showingObjects(!shownRoot ? scount : rcounts == null ? rcount : -1,
+            shownRoot ? rtype : stype, () -> {
+            Rank me = c.rank(call);
+            int size = CollectiveCalls.peers(c, me);
+            CollectiveCalls.checkRoot(c, call, me, root);
+            boolean isRoot = CollectiveCalls.isRoot(c, me, root);
+            boolean own = CollectiveCalls.ownBlock(c, me, root, inPlace);
+            boolean skipOwn = !own && isRoot;
+            byte[] mine = own ? send(call, sbuf, soff, scount, stype) : new byte[0];
+            // Checked before the exchange, as every argument: a call that fails has taken no part in it.
+            Blocks r = isRoot ? receiving(call, rbuf, roff, rcounts, rcount, displs, rtype, size) : null;
+            byte[][] blocks = gatherBytes(c, call, mine, root);
+            if (isRoot) {
+                for (int i = 0; i < size; i++) {
+                    if (!(skipOwn && i == root)) {
+                        deserialize(call, blocks[i], rbuf, r.origin(i), r.count(i), rtype, i);
+                    }
                 }
             }
-        }
-        return null;
+            return null;
+        });
     }
 
     static Request scatter(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, int[] scounts, int scount,
                            int[] displs, Datatype stype, Object rbuf, int roff, int rcount, Datatype rtype, int root,
                            boolean inPlace) {
         blocking(call, nonBlocking, stype, rtype);
-        Rank me = c.rank(call);
-        int size = CollectiveCalls.peers(c, me);
-        CollectiveCalls.checkRoot(c, call, me, root);
-        byte[][] blocks = null;
-        if (CollectiveCalls.isRoot(c, me, root)) {
-            Blocks s = sending(call, sbuf, soff, scounts, scount, displs, stype, size);
-            blocks = new byte[size][];
-            for (int i = 0; i < size; i++) {
-                blocks[i] = inPlace && i == root ? new byte[0] : serialize(call, sbuf, s.origin(i), s.count(i), stype);
+        boolean shownRoot = isRootOf(c, call, root);
+        return CollectiveCalls.Invocation.showingObjects(!shownRoot ? rcount : scounts == null ? scount : -1,
+            shownRoot ? stype : rtype, () -> {
+            Rank me = c.rank(call);
+            int size = CollectiveCalls.peers(c, me);
+            CollectiveCalls.checkRoot(c, call, me, root);
+            byte[][] blocks = null;
+            if (CollectiveCalls.isRoot(c, me, root)) {
+                Blocks s = sending(call, sbuf, soff, scounts, scount, displs, stype, size);
+                blocks = new byte[size][];
+                for (int i = 0; i < size; i++) {
+                    blocks[i] = inPlace && i == root ? new byte[0] : serialize(call, sbuf, s.origin(i), s.count(i), stype);
+                }
             }
-        }
-        boolean own = CollectiveCalls.ownBlock(c, me, root, inPlace);
-        if (own) {
-            Check.buffer(call, "receive buffer", rbuf, roff, rcount, rtype.units(), rtype);
-            Check.writable(call, rbuf);
-        }
-        byte[] mine = scatterBytes(c, call, blocks, root);
-        if (own) {
-            deserialize(call, mine, rbuf, roff * (long) rtype.unit(), rcount, rtype, root);
-        }
-        return null;
+            boolean own = CollectiveCalls.ownBlock(c, me, root, inPlace);
+            if (own) {
+                Check.buffer(call, "receive buffer", rbuf, roff, rcount, rtype.units(), rtype);
+                Check.writable(call, rbuf);
+            }
+            byte[] mine = scatterBytes(c, call, blocks, root);
+            if (own) {
+                deserialize(call, mine, rbuf, roff * (long) rtype.unit(), rcount, rtype, root);
+            }
+            return null;
+        });
     }
 
     static Request allgather(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, int scount,
                              Datatype stype, Object rbuf, int roff, int[] rcounts, int rcount, int[] displs,
                              Datatype rtype, boolean inPlace) {
         blocking(call, nonBlocking, stype, rtype);
-        Rank me = c.rank(call);
-        int rank = c.rankIn(me);
-        int size = CollectiveCalls.peers(c, me);
-        Blocks r = receiving(call, rbuf, roff, rcounts, rcount, displs, rtype, size);
-        byte[] mine = inPlace ? serialize(call, rbuf, r.origin(rank), r.count(rank), rtype)
-            : send(call, sbuf, soff, scount, stype);
-        byte[][] blocks = allgatherBytes(c, call, mine);
-        for (int i = 0; i < size; i++) {
-            deserialize(call, blocks[i], rbuf, r.origin(i), r.count(i), rtype, i);
-        }
-        return null;
+        return CollectiveCalls.Invocation.showingObjects(rcounts != null ? -1 : rcount, rtype, () -> {
+            Rank me = c.rank(call);
+            int rank = c.rankIn(me);
+            int size = CollectiveCalls.peers(c, me);
+            Blocks r = receiving(call, rbuf, roff, rcounts, rcount, displs, rtype, size);
+            byte[] mine = inPlace ? serialize(call, rbuf, r.origin(rank), r.count(rank), rtype)
+                : send(call, sbuf, soff, scount, stype);
+            byte[][] blocks = allgatherBytes(c, call, mine);
+            for (int i = 0; i < size; i++) {
+                deserialize(call, blocks[i], rbuf, r.origin(i), r.count(i), rtype, i);
+            }
+            return null;
+        });
     }
 
     static Request alltoall(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, int[] scounts, int scount,
                             int[] sdispls, Datatype stype, Object rbuf, int roff, int[] rcounts, int rcount,
                             int[] rdispls, Datatype rtype) {
         blocking(call, nonBlocking, stype, rtype);
-        int size = CollectiveCalls.peers(c, c.rank(call));
-        Blocks s = sending(call, sbuf, soff, scounts, scount, sdispls, stype, size);
-        Blocks r = receiving(call, rbuf, roff, rcounts, rcount, rdispls, rtype, size);
-        byte[][] out = new byte[size][];
-        for (int i = 0; i < size; i++) {
-            out[i] = serialize(call, sbuf, s.origin(i), s.count(i), stype);
-        }
-        byte[][] in = alltoallBytes(c, call, out);
-        for (int i = 0; i < size; i++) {
-            deserialize(call, in[i], rbuf, r.origin(i), r.count(i), rtype, i);
-        }
-        return null;
+        return CollectiveCalls.Invocation.showingObjects(rcounts != null ? -1 : rcount, rtype, () -> {
+            int size = CollectiveCalls.peers(c, c.rank(call));
+            Blocks s = sending(call, sbuf, soff, scounts, scount, sdispls, stype, size);
+            Blocks r = receiving(call, rbuf, roff, rcounts, rcount, rdispls, rtype, size);
+            byte[][] out = new byte[size][];
+            for (int i = 0; i < size; i++) {
+                out[i] = serialize(call, sbuf, s.origin(i), s.count(i), stype);
+            }
+            byte[][] in = alltoallBytes(c, call, out);
+            for (int i = 0; i < size; i++) {
+                deserialize(call, in[i], rbuf, r.origin(i), r.count(i), rtype, i);
+            }
+            return null;
+        });
     }
 
     static Request reduce(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, Object rbuf, int roff,
                           int count, Datatype type, Op op, int root, boolean inPlace) {
         blocking(call, nonBlocking, type);
-        org.mpjlite.smpdev.collective.Reduction r = Check.op(call, op, type);
-        Rank me = c.rank(call);
-        int size = CollectiveCalls.peers(c, me);
-        CollectiveCalls.checkRoot(c, call, me, root);
-        boolean isRoot = CollectiveCalls.isRoot(c, me, root);
-        byte[] mine = inPlace && isRoot ? send(call, rbuf, roff, count, type)
-            : CollectiveCalls.ownBlock(c, me, root, false) ? send(call, sbuf, soff, count, type) : new byte[0];
-        if (isRoot) {
-            Check.buffer(call, "receive buffer", rbuf, roff, count, type.units(), type);
-            Check.writable(call, rbuf);
-        }
-        byte[][] blocks = gatherBytes(c, call, mine, root);
-        if (isRoot) {
-            Object[] result = combine(call, r, blocks, 0, size, count, type);
-            ObjectSerializer.place(result, rbuf, roff * (long) type.unit(), count, type.map);
-        }
-        return null;
+        return CollectiveCalls.Invocation.showingObjects(count, type, () -> {
+            org.mpjlite.smpdev.collective.Reduction r = Check.op(call, op, type);
+            Rank me = c.rank(call);
+            int size = CollectiveCalls.peers(c, me);
+            CollectiveCalls.checkRoot(c, call, me, root);
+            boolean isRoot = CollectiveCalls.isRoot(c, me, root);
+            byte[] mine = inPlace && isRoot ? send(call, rbuf, roff, count, type)
+                : CollectiveCalls.ownBlock(c, me, root, false) ? send(call, sbuf, soff, count, type) : new byte[0];
+            if (isRoot) {
+                Check.buffer(call, "receive buffer", rbuf, roff, count, type.units(), type);
+                Check.writable(call, rbuf);
+            }
+            byte[][] blocks = gatherBytes(c, call, mine, root);
+            if (isRoot) {
+                Object[] result = combine(call, r, blocks, 0, size, count, type);
+                ObjectSerializer.place(result, rbuf, roff * (long) type.unit(), count, type.map);
+            }
+            return null;
+        });
     }
 
     /**
@@ -211,38 +233,40 @@ final class ObjectCollectives {
     static Request reduceScatter(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, Object rbuf,
                                  int roff, int[] counts, int blockCount, Datatype type, Op op, boolean inPlace) {
         blocking(call, nonBlocking, type);
-        org.mpjlite.smpdev.collective.Reduction r = Check.op(call, op, type);
-        Rank me = c.rank(call);
-        int rank = c.rankIn(me);
-        int size = c.size(me);
-        int[] cs = counts;
-        if (cs == null) {
-            if (blockCount < 0) {
-                throw new MPIException(MPI.ERR_COUNT, call + ": count must be >= 0, was " + blockCount);
+        return CollectiveCalls.Invocation.showingObjects(counts != null ? -1 : blockCount, type, () -> {
+            org.mpjlite.smpdev.collective.Reduction r = Check.op(call, op, type);
+            Rank me = c.rank(call);
+            int rank = c.rankIn(me);
+            int size = c.size(me);
+            int[] cs = counts;
+            if (cs == null) {
+                if (blockCount < 0) {
+                    throw new MPIException(MPI.ERR_COUNT, call + ": count must be >= 0, was " + blockCount);
+                }
+                cs = new int[size];
+                java.util.Arrays.fill(cs, blockCount);
+            } else {
+                Check.counts(call, "recvcounts", cs, size);
             }
-            cs = new int[size];
-            java.util.Arrays.fill(cs, blockCount);
-        } else {
-            Check.counts(call, "recvcounts", cs, size);
-        }
-        if (c.remoteMembers() != null) {
-            return reduceScatterInter(c, call, sbuf, soff, rbuf, roff, cs, type, r, rank);
-        }
-        Object from = inPlace ? rbuf : sbuf;
-        int fromOffset = inPlace ? roff : soff;
-        Blocks s = sending(call, from, fromOffset, cs, 0, displacements(cs), type, size);
-        Check.buffer(call, "receive buffer", rbuf, roff, cs[rank], type.units(), type);
-        Check.writable(call, rbuf);
-        byte[][] out = new byte[size][];
-        for (int j = 0; j < size; j++) {
-            out[j] = serialize(call, from, s.origin(j), cs[j], type);
-        }
-        byte[][] mine = alltoallBytes(c, call, out);
-        if (cs[rank] > 0) {
-            ObjectSerializer.place(combine(call, r, mine, 0, size, cs[rank], type), rbuf, roff * (long) type.unit(), cs[rank],
-                type.map);
-        }
-        return null;
+            if (c.remoteMembers() != null) {
+                return reduceScatterInter(c, call, sbuf, soff, rbuf, roff, cs, type, r, rank);
+            }
+            Object from = inPlace ? rbuf : sbuf;
+            int fromOffset = inPlace ? roff : soff;
+            Blocks s = sending(call, from, fromOffset, cs, 0, displacements(cs), type, size);
+            Check.buffer(call, "receive buffer", rbuf, roff, cs[rank], type.units(), type);
+            Check.writable(call, rbuf);
+            byte[][] out = new byte[size][];
+            for (int j = 0; j < size; j++) {
+                out[j] = serialize(call, from, s.origin(j), cs[j], type);
+            }
+            byte[][] mine = alltoallBytes(c, call, out);
+            if (cs[rank] > 0) {
+                ObjectSerializer.place(combine(call, r, mine, 0, size, cs[rank], type), rbuf, roff * (long) type.unit(), cs[rank],
+                    type.map);
+            }
+            return null;
+        });
     }
 
     /**
@@ -272,20 +296,22 @@ final class ObjectCollectives {
     static Request scan(Comm c, String call, boolean nonBlocking, Object sbuf, int soff, Object rbuf, int roff,
                         int count, Datatype type, Op op, Prefix prefix, boolean inPlace) {
         blocking(call, nonBlocking, type);
-        org.mpjlite.smpdev.collective.Reduction r = Check.op(call, op, type);
-        Rank me = c.rank(call);
-        int rank = c.rankIn(me);
-        int size = CollectiveCalls.peers(c, me);
-        Check.buffer(call, "receive buffer", rbuf, roff, count, type.units(), type);
-        Check.writable(call, rbuf);
-        byte[] mine = inPlace ? send(call, rbuf, roff, count, type) : send(call, sbuf, soff, count, type);
-        byte[][] blocks = allgatherBytes(c, call, mine);
-        int last = prefix == Prefix.ALL ? size : prefix == Prefix.INCLUSIVE ? rank + 1 : rank;
-        if (last > 0) {
-            ObjectSerializer.place(combine(call, r, blocks, 0, last, count, type), rbuf, roff * (long) type.unit(),
-                count, type.map);
-        }
-        return null;
+        return CollectiveCalls.Invocation.showingObjects(count, type, () -> {
+            org.mpjlite.smpdev.collective.Reduction r = Check.op(call, op, type);
+            Rank me = c.rank(call);
+            int rank = c.rankIn(me);
+            int size = CollectiveCalls.peers(c, me);
+            Check.buffer(call, "receive buffer", rbuf, roff, count, type.units(), type);
+            Check.writable(call, rbuf);
+            byte[] mine = inPlace ? send(call, rbuf, roff, count, type) : send(call, sbuf, soff, count, type);
+            byte[][] blocks = allgatherBytes(c, call, mine);
+            int last = prefix == Prefix.ALL ? size : prefix == Prefix.INCLUSIVE ? rank + 1 : rank;
+            if (last > 0) {
+                ObjectSerializer.place(combine(call, r, blocks, 0, last, count, type), rbuf, roff * (long) type.unit(),
+                    count, type.map);
+            }
+            return null;
+        });
     }
 
     /** {@code x[from] op x[from+1] op ... op x[to-1]}, evaluated from the right ({@code inout = in op inout}). */
@@ -308,22 +334,22 @@ final class ObjectCollectives {
 
     private static Blocks sending(String call, Object buf, int offset, int[] counts, int count, int[] displs,
                                   Datatype type, int size) {
-        return blocks(call, "send buffer", buf, offset, counts, count, displs, type, size);
+        return blocks(call, "send buffer", "sendcounts", buf, offset, counts, count, displs, type, size);
     }
 
     private static Blocks receiving(String call, Object buf, int offset, int[] counts, int count, int[] displs,
                                     Datatype type, int size) {
-        Blocks b = blocks(call, "receive buffer", buf, offset, counts, count, displs, type, size);
+        Blocks b = blocks(call, "receive buffer", "recvcounts", buf, offset, counts, count, displs, type, size);
         Check.writable(call, buf);
         return b;
     }
 
-    private static Blocks blocks(String call, String which, Object buf, int offset, int[] counts, int count,
-                                 int[] displs, Datatype type, int size) {
+    private static Blocks blocks(String call, String which, String countsName, Object buf, int offset, int[] counts,
+                                 int count, int[] displs, Datatype type, int size) {
         if (counts == null) {
             Check.buffer(call, which, buf, offset, count * size, type.units(), type);
         } else {
-            Check.counts(call, "counts", counts, size);
+            Check.counts(call, countsName, counts, size);
             Check.buffer(call, which, buf, offset, Staged.span(counts, displs, size), type.units(), type);
         }
         return new Blocks(buf, offset, counts, count, displs, type);

@@ -1,6 +1,7 @@
 package org.mpjlite.collective;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import mpi.MPI;
@@ -73,5 +74,28 @@ class CollectiveDeadlockReportTest {
             "rank 1: Bcast(root=0, count=2, MPI.INT; waiting for rank 0 of the communicator)",
             "rank " + (ranks - 1) + ": Bcast(root=0, count=2, MPI.INT; waiting for rank 0 of the communicator)",
             "cycle: rank 0 -> rank 1 -> rank 0");
+    }
+
+    /**
+     * Collectives of MPI.OBJECT move serialized bytes through byte collectives: the report shows the
+     * call as the program made it (its count of objects, MPI.OBJECT), not the lengths and bytes.
+     */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 5})
+    void anObjectCollectiveShowsTheProgramsCountAndDatatype(int ranks) {
+        JobFailedException e = assertThrows(JobFailedException.class, () -> Worlds.of(ranks).run(() -> {
+            Object[] mine = {"x", "y"};
+            Object[] all = new Object[2 * ranks];
+            if (MPI.COMM_WORLD.Rank() == 0) {
+                MPI.COMM_WORLD.Recv(new int[1], 0, 1, MPI.INT, 1, 5);
+            } else {
+                MPI.COMM_WORLD.Gather(mine, 0, 2, MPI.OBJECT, all, 0, 2, MPI.OBJECT, 0);
+            }
+            return 0;
+        }));
+        assertEquals(DeadlockException.EXIT_CODE, e.exitCode(), e.getMessage());
+        Jobs.assertMentions(e.getMessage(), "rank 0: Recv(source=1, tag=5",
+            "rank 1: Gather(root=0, count=2, MPI.OBJECT; waiting for rank 0 of the communicator)");
+        assertFalse(e.getMessage().contains("Gather(root=0, count=1, MPI.INT"), e.getMessage()); // the lengths' gather
     }
 }

@@ -185,6 +185,15 @@ class CollectiveTest {
                 assertMpiError(MPI.ERR_TYPE, () -> MPI.COMM_WORLD.Scatter(all, 0, 1, MPI.OBJECT, new int[1], 0, 1,
                     MPI.OBJECT, 0), "Scatter", "receive buffer");
             }
+            if (me == 0) {
+                // The counts arrays are named as the program knows them.
+                int[] negative = new int[size];
+                negative[size - 1] = -1;
+                assertMpiError(MPI.ERR_COUNT, () -> MPI.COMM_WORLD.Gatherv(mine, 0, 1, MPI.OBJECT, all, 0, negative,
+                    new int[size], MPI.OBJECT, 0), "Gatherv", "recvcounts[" + (size - 1) + "] must be >= 0");
+                assertMpiError(MPI.ERR_COUNT, () -> MPI.COMM_WORLD.Scatterv(all, 0, new int[size - 1], new int[size],
+                    MPI.OBJECT, new Object[1], 0, 1, MPI.OBJECT, 0), "Scatterv", "sendcounts has " + (size - 1));
+            }
             Object[] one = new Object[1];
             MPI.COMM_WORLD.Scatter(all, 0, 1, MPI.OBJECT, one, 0, 1, MPI.OBJECT, 0);
             assertEquals("r" + me, one[0]);
