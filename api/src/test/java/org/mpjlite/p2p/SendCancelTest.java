@@ -172,6 +172,30 @@ class SendCancelTest {
         }
     }
 
+    @Jobs.AnyRanks
+    @DisplayName("A thread waiting for a pending send wakes when another thread cancels it")
+    void aWaitingThreadWakesWhenAnotherCancels(World w) {
+        w.run(() -> {
+            Comm comm = MPI.COMM_WORLD;
+            Request ssend = comm.Issend(new int[] {rank()}, 0, 1, MPI.INT, right(), TAG);
+            Status[] seen = new Status[1];
+            Thread waiter = new Thread(() -> seen[0] = ssend.Wait(), "waiter of rank " + rank());
+            waiter.start();
+            // Let the waiter get into Wait: parked, or after a while spinning there; the cancel must end it.
+            long until = System.nanoTime() + 20_000_000L;
+            while (waiter.getState() != Thread.State.WAITING && waiter.getState() != Thread.State.TIMED_WAITING
+                && System.nanoTime() < until) {
+                Thread.onSpinWait();
+            }
+            ssend.Cancel();
+            waiter.join();
+            assertTrue(seen[0].Test_cancelled());
+            comm.Barrier();
+            assertNull(comm.Iprobe(MPI.ANY_SOURCE, TAG), "the cancelled message is gone");
+            return null;
+        });
+    }
+
     /** {@code LARGE} ints, the first {@code first}, the rest counting up from it. */
     private static int[] filled(int first) {
         int[] a = new int[LARGE];
