@@ -116,6 +116,9 @@ final class PackCalls {
                 throw new MPIException(MPI.ERR_ARG, call + ": position " + position + " is not where the buffer is"
                     + " read next (" + in.position() + ")");
             }
+            // Checked first: an Unpack that fails on the data's type or count reads nothing, so a retry at
+            // the same position (with the right datatype) reads what a first correct call would have.
+            Packing.checkScatterFrom(in, out, (long) offset * type.unit(), count, type.map);
             Packing.scatterFrom(in, Thread.currentThread().getContextClassLoader(), out,
                 (long) offset * type.unit(), count, type.map);
             return in.position();

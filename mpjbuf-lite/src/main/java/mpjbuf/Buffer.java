@@ -20,7 +20,8 @@ import java.util.Objects;
  * takes static space. The life cycle is: {@link BufferFactory#getBuffer(int)}, then sections written with
  * {@link #putSectionHeader(Type)} and {@code write}/{@code gather}, {@link #commit()}, then sections read with
  * {@link #getSectionHeader()} and {@code read}/{@code scatter}, and finally {@link #free()}. {@link #clear()} makes it
- * writable again.
+ * writable again. {@link #lookahead()} shows the sections ahead without reading them, so that a reader can check
+ * that a whole read will succeed before it starts.
  *
  * <p>Static layout: every section starts at a multiple of {@value #SECTION_ALIGNMENT} bytes with a
  * {@value #SECTION_HEADER_BYTES}-byte header (a native-order {@code long}: element count {@code << 8 | type
@@ -433,34 +434,96 @@ public final class Buffer
     public Type getSectionHeader()
     {
         checkReading();
-        int next = position;
-        if (sectionType != null)
+        final int next = nextSectionStart();
+        final long header = headerAt(next);
+        if (sectionType == Type.OBJECT && sectionUsed < sectionCount)
         {
-            next = (int)align(sectionStart + SECTION_HEADER_BYTES + (long)sectionCount * sectionType.size());
-            if (sectionType == Type.OBJECT && sectionUsed < sectionCount)
-            {
-                objects.skip(sectionCount - sectionUsed);
-            }
-        }
-        if (next + SECTION_HEADER_BYTES > limit)
-        {
-            throw new UnderflowException("no further section: the next header would be at byte " + next +
-                " but only " + limit + " bytes were committed");
-        }
-        final long header = headers.get(next >> 3);
-        final Type type = Type.ofOrdinal((int)(header & 0xFF));
-        final long count = header >>> 8;
-        if (type == null || next + SECTION_HEADER_BYTES + count * type.size() > limit)
-        {
-            throw new IllegalStateException("corrupt section header at byte " + next + ": 0x" +
-                Long.toHexString(header));
+            objects.skip(sectionCount - sectionUsed);
         }
         sectionStart = next;
-        sectionType = type;
-        sectionCount = (int)count;
+        sectionType = Type.ofOrdinal((int)(header & 0xFF));
+        sectionCount = (int)(header >>> 8);
         sectionUsed = 0;
         position = next + SECTION_HEADER_BYTES;
-        return type;
+        return sectionType;
+    }
+
+    /**
+     * The sections after the current one, looked at without reading: {@link Lookahead#nextSection()} moves as
+     * {@link #getSectionHeader()} would, and the buffer stays where it is. A caller checks with it that a whole read
+     * will succeed before it starts one, so that a read that would fail leaves the buffer as it was.
+     *
+     * @throws IllegalStateException if the buffer is not committed or is freed.
+     */
+    public Lookahead lookahead()
+    {
+        checkReading();
+        return new Lookahead(nextSectionStart());
+    }
+
+    /**
+     * A look at the sections of a committed buffer from a header on ({@link #lookahead()}). Not thread-safe; valid
+     * while the buffer is neither read on nor cleared.
+     */
+    public final class Lookahead
+    {
+        private int next;
+        private int count;
+
+        private Lookahead(final int next)
+        {
+            this.next = next;
+        }
+
+        /**
+         * Moves to the next section, as {@link Buffer#getSectionHeader()} would.
+         *
+         * @return the element type of the section now looked at.
+         * @throws UnderflowException    if there is no further section.
+         * @throws IllegalStateException if the header is corrupt.
+         */
+        public Type nextSection()
+        {
+            final long header = headerAt(next);
+            final Type type = Type.ofOrdinal((int)(header & 0xFF));
+            count = (int)(header >>> 8);
+            next = (int)align(next + SECTION_HEADER_BYTES + (long)count * type.size());
+            return type;
+        }
+
+        /**
+         * @return element count of the section looked at.
+         */
+        public int sectionSize()
+        {
+            return count;
+        }
+    }
+
+    /** Where the header after the current section is (the read position before the first section). */
+    private int nextSectionStart()
+    {
+        return sectionType == null ? position
+            : (int)align(sectionStart + SECTION_HEADER_BYTES + (long)sectionCount * sectionType.size());
+    }
+
+    /** The header at byte {@code at}, checked against the committed bytes. */
+    private long headerAt(final int at)
+    {
+        if (at + SECTION_HEADER_BYTES > limit)
+        {
+            throw new UnderflowException("no further section: the next header would be at byte " + at +
+                " but only " + limit + " bytes were committed");
+        }
+        final long header = headers.get(at >> 3);
+        final Type type = Type.ofOrdinal((int)(header & 0xFF));
+        final long count = header >>> 8;
+        if (type == null || at + SECTION_HEADER_BYTES + count * type.size() > limit)
+        {
+            throw new IllegalStateException("corrupt section header at byte " + at + ": 0x" +
+                Long.toHexString(header));
+        }
+        return header;
     }
 
     /**

@@ -497,4 +497,37 @@ class BufferRoundTripTest
             }
         }
     }
+
+    @ParameterizedTest
+    @MethodSource("factories")
+    void aLookaheadWalksTheSectionsAheadAndReadsNothing(final BufferFactory factory)
+    {
+        final Buffer b = factory.getBuffer(256);
+        b.putSectionHeader(Type.INT);
+        b.write(new int[]{1, 2, 3}, 0, 3);
+        b.putSectionHeader(Type.OBJECT);
+        b.write(new Object[]{"x"}, 0, 1);
+        b.putSectionHeader(Type.DOUBLE);
+        b.write(new double[]{2.5}, 0, 1);
+        b.commit();
+        final Buffer.Lookahead fromStart = b.lookahead();
+        assertEquals(Type.INT, fromStart.nextSection());
+        assertEquals(3, fromStart.sectionSize());
+        assertEquals(Type.OBJECT, fromStart.nextSection());
+        assertEquals(1, fromStart.sectionSize());
+        assertEquals(Type.DOUBLE, fromStart.nextSection());
+        assertThrows(UnderflowException.class, fromStart::nextSection);
+        assertEquals(0, b.position(), "looking reads nothing");
+        assertEquals(Type.INT, b.getSectionHeader());
+        final int[] one = new int[1];
+        b.read(one, 0, 1);
+        final Buffer.Lookahead afterOne = b.lookahead();
+        assertEquals(Type.OBJECT, afterOne.nextSection(), "from the section after the current one");
+        final int[] rest = new int[2];
+        b.read(rest, 0, 2);
+        assertArrayEquals(new int[]{2, 3}, rest, "the current section is read on where it was");
+        assertEquals(Type.OBJECT, b.getSectionHeader());
+        assertEquals(Type.DOUBLE, b.getSectionHeader());
+        b.free();
+    }
 }

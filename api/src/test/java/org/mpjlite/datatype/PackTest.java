@@ -129,6 +129,51 @@ class PackTest {
     }
 
     /**
+     * An Unpack out of an mpjbuf buffer that fails on the data (another type, more elements than the
+     * sections hold) reads nothing: a retry at the same position with the right datatype and count
+     * reads the data, section by section, as a first correct call would.
+     */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {1})
+    void anUnpackThatFailsOnTheDataReadsNothing(int size) {
+        world(size, Tunables.DEFAULT_EAGER_THRESHOLD).run(() -> {
+            BufferFactory factory = BufferFactory.create(PoolStrategy.UNPOOLED, StorageKind.HEAP);
+            mpjbuf.Buffer b = factory.getBuffer(256);
+            Datatype pair = committed(Datatype.createStruct(new int[] {1, 1}, new int[] {0, 8},
+                new Datatype[] {MPI.INT, MPI.DOUBLE}));
+            ByteBuffer onePair = ByteBuffer.allocate(16).order(java.nio.ByteOrder.nativeOrder()).putInt(0, 7)
+                .putDouble(8, 2.5);
+            int pos = MPI.COMM_WORLD.Pack(new int[] {1, 2, 3}, 0, 3, MPI.INT, b, 0);
+            pos = MPI.COMM_WORLD.Pack(onePair.array(), 0, 1, pair, b, pos);
+            int end = MPI.COMM_WORLD.Pack(new double[] {4.5}, 0, 1, MPI.DOUBLE, b, pos);
+            int[] ints = new int[4];
+            // Sections are runs of one type: reading on past one reads the next (3 ints, then the pair's).
+            assertMpiError(MPI.ERR_TYPE, () -> MPI.COMM_WORLD.Unpack(b, 0, new double[3], 0, 3, MPI.DOUBLE), "Unpack",
+                "does not hold");
+            assertEquals(0, b.position());
+            int at = MPI.COMM_WORLD.Unpack(b, 0, ints, 0, 3, MPI.INT);
+            assertArrayEquals(new int[] {1, 2, 3, 0}, ints);
+            // The pair's sections: an int, then a double; read as two ints, the second fails.
+            assertMpiError(MPI.ERR_TYPE, () -> MPI.COMM_WORLD.Unpack(b, at, new int[2], 0, 2, MPI.INT), "Unpack",
+                "does not hold");
+            assertEquals(at, b.position());
+            byte[] got = new byte[16];
+            int next = MPI.COMM_WORLD.Unpack(b, at, got, 0, 1, pair);
+            ByteBuffer g = ByteBuffer.wrap(got).order(java.nio.ByteOrder.nativeOrder());
+            assertEquals(7, g.getInt(0));
+            assertEquals(2.5, g.getDouble(8));
+            double[] d = new double[2];
+            assertMpiError(MPI.ERR_TRUNCATE, () -> MPI.COMM_WORLD.Unpack(b, next, d, 0, 2, MPI.DOUBLE), "Unpack",
+                "holds less");
+            assertEquals(next, b.position());
+            assertEquals(end, MPI.COMM_WORLD.Unpack(b, next, d, 0, 1, MPI.DOUBLE));
+            assertArrayEquals(new double[] {4.5, 0}, d);
+            b.free();
+            return null;
+        });
+    }
+
+    /**
      * A Pack into an mpjbuf buffer too small for it writes nothing: the next Pack goes on at the
      * position the last one returned. A pack that fills the buffer to its last byte fits.
      */

@@ -126,6 +126,17 @@ public final class Packing {
     }
 
     /**
+     * Fails as {@link #scatterFrom} would for a section of another type or too few elements, reading
+     * nothing: called first, it makes such a failure leave {@code b} where it was.
+     *
+     * @throws mpjbuf.UnderflowException if {@code b} holds fewer elements
+     * @throws IllegalStateException if a section holds another type than {@code map}'s next elements
+     */
+    public static void checkScatterFrom(mpjbuf.Buffer b, Object buffer, long origin, int items, TypeMap map) {
+        scatter(ElementSource.checking(b), buffer, origin, items, map.elements() * items, map);
+    }
+
+    /**
      * Scatters the first {@code elements} elements of {@code source} into {@code items} items of
      * {@code map} from byte {@code origin} of {@code buffer}.
      */
