@@ -90,6 +90,11 @@ public class Datatype implements Cloneable {
     final Layout layout;
     /** The flattened type map; null for markers and the null type. */
     final TypeMap map;
+    /**
+     * Every element of the type map is a part of a complex number (FLOAT_COMPLEX, DOUBLE_COMPLEX,
+     * or a derived type made of them only): MPI counts such a pair as one basic element.
+     */
+    final boolean complexParts;
     private final Kind kind;
     /**
      * The contiguous type of the same signature, that a packed item of this type is (collectives
@@ -108,6 +113,7 @@ public class Datatype implements Cloneable {
         this.basic = layout.storage();
         this.layout = layout;
         this.map = map;
+        this.complexParts = layout.isComplex();
         this.kind = Kind.PREDEFINED;
         this.packed = this;
         this.name = name;
@@ -118,25 +124,28 @@ public class Datatype implements Cloneable {
         this.basic = BasicType.BYTE;
         this.layout = Layout.basic(BasicType.BYTE);
         this.map = null;
+        this.complexParts = false;
         this.kind = kind;
         this.packed = this;
         this.name = name;
     }
 
-    /** A derived type of {@code map}, not committed. */
-    private Datatype(TypeMap map, String name) {
+    /** A derived type of {@code map}, not committed; {@code complexParts}: made of complex numbers only. */
+    private Datatype(TypeMap map, String name, boolean complexParts) {
         BasicType base = map.base();
         this.basic = base != null ? base : BasicType.BYTE;
         int units = (int) (base != null ? map.elements() : map.size());
         this.layout = new Layout(basic, units, basic, -1);
         this.map = map;
+        this.complexParts = complexParts;
         this.kind = Kind.DERIVED;
         this.name = name;
         if (map.isContiguous()) {
             this.packed = this;
         } else {
             BasicType unitType = base != null ? base : BasicType.BYTE;
-            this.packed = new Datatype(TypeMap.hvector(1, units, 0, TypeMap.of(unitType)), name + " packed");
+            this.packed = new Datatype(TypeMap.hvector(1, units, 0, TypeMap.of(unitType)), name + " packed",
+                complexParts);
             this.packed.committed = true;
         }
     }
@@ -294,7 +303,8 @@ public class Datatype implements Cloneable {
             base = b;
         }
         int unit = base == null ? 1 : base.size();
-        return derived(TypeMap.struct(blocklengths, scale(displacements, unit), maps, lbMarkers(types)), call, null);
+        return derived(TypeMap.struct(blocklengths, scale(displacements, unit), maps, lbMarkers(types)), call,
+            complexParts(types));
     }
 
     // ---- constructors: Open MPI Java -------------------------------------------------------
@@ -350,7 +360,8 @@ public class Datatype implements Cloneable {
         if (objects && others) {
             throw new MPIException(MPI.ERR_TYPE, call + ": MPI.OBJECT cannot be mixed with other types in a struct");
         }
-        return derived(TypeMap.struct(blockLengths, scale(displacements, 1), maps, lbMarkers(types)), call, null);
+        return derived(TypeMap.struct(blockLengths, scale(displacements, 1), maps, lbMarkers(types)), call,
+            complexParts(types));
     }
 
     /** The same data with lower bound {@code lb} and extent {@code extent}, in bytes. */
@@ -464,11 +475,34 @@ public class Datatype implements Cloneable {
     }
 
     private static Datatype derived(TypeMap map, String call, Datatype oldtype) {
+        return derived(map, call, call + "(" + oldtype + ")", oldtype.complexParts);
+    }
+
+    private static Datatype derived(TypeMap map, String call, boolean complexParts) {
+        return derived(map, call, call, complexParts);
+    }
+
+    private static Datatype derived(TypeMap map, String call, String name, boolean complexParts) {
         if (map.elements() * Math.max(1, map.unit()) > Integer.MAX_VALUE
             || map.extent() > Integer.MAX_VALUE || map.extent() < Integer.MIN_VALUE) {
             throw new MPIException(MPI.ERR_COUNT, call + ": the datatype would be larger than 2^31 bytes");
         }
-        return new Datatype(map, call + (oldtype == null ? "" : "(" + oldtype + ")"));
+        return new Datatype(map, name, complexParts);
+    }
+
+    /** Whether a struct of {@code types} is made of complex numbers only (bound markers aside; at least one). */
+    private static boolean complexParts(Datatype[] types) {
+        boolean any = false;
+        for (Datatype t : types) {
+            if (t.kind == Kind.LB_MARKER || t.kind == Kind.UB_MARKER) {
+                continue;
+            }
+            if (!t.complexParts) {
+                return false;
+            }
+            any = true;
+        }
+        return any;
     }
 
     // ---- commit, free, queries -------------------------------------------------------------
@@ -571,7 +605,7 @@ public class Datatype implements Cloneable {
         if (kind != Kind.DERIVED && kind != Kind.PREDEFINED) {
             throw new MPIException(MPI.ERR_TYPE, "dup: " + name + " cannot be duplicated");
         }
-        Datatype d = kind == Kind.PREDEFINED ? new Datatype(layout, m, name) : new Datatype(m, name);
+        Datatype d = kind == Kind.PREDEFINED ? new Datatype(layout, m, name) : new Datatype(m, name, complexParts);
         d.committed = committed;
         Rank me = Rank.current();
         Attributes mine = me == null ? null : attributes(me, false);

@@ -118,6 +118,10 @@ public class Status {
         if (count == 0 && bytes == 0) {
             return 0;
         }
+        if (datatype.complexParts) { // a type of complex numbers: two parts make one basic element
+            int parts = wholeElements(map) ? count : MPI.UNDEFINED;
+            return parts == MPI.UNDEFINED || parts % 2 != 0 ? MPI.UNDEFINED : parts / 2;
+        }
         if (map.base() == null || sameElements(map)) {
             return wholeElements(map) ? count : MPI.UNDEFINED;
         }
@@ -207,7 +211,7 @@ public class Status {
             throw new MPIException(MPI.ERR_COUNT, "setElements: count must be >= 0, was " + count);
         }
         // A complex number is one element to MPI and two parts here.
-        long parts = datatype.layout.isComplex() ? 2L * count : count;
+        long parts = datatype.complexParts ? 2L * count : count;
         if (parts > Integer.MAX_VALUE) {
             throw new MPIException(MPI.ERR_COUNT, "setElements: count " + count + " is more than a status here holds");
         }

@@ -136,4 +136,52 @@ class ComplexTest {
             return null;
         });
     }
+
+    /**
+     * A derived type made of complex numbers counts one basic element per complex number, as
+     * MPI_Get_elements does for DOUBLE_COMPLEX itself; a struct that mixes them with DOUBLE counts parts.
+     */
+    @Jobs.AnyRanks
+    void derivedTypesOfComplexNumbersCountComplexElements(World w) {
+        w.run(() -> {
+            int me = MPI.COMM_WORLD.getRank();
+            mpi.Datatype three = mpi.Datatype.createContiguous(3, MPI.DOUBLE_COMPLEX);
+            three.commit();
+            mpi.Datatype every2nd = mpi.Datatype.createVector(2, 1, 2, MPI.FLOAT_COMPLEX);
+            every2nd.commit();
+            mpi.Datatype ofStruct = mpi.Datatype.createStruct(new int[] {2}, new int[] {0},
+                new mpi.Datatype[] {three});
+            ofStruct.commit();
+            double[] in = new double[12];
+            mpi.Request r = MPI.COMM_WORLD.iRecv(in, 1, three, me, 1);
+            MPI.COMM_WORLD.send(new double[4], 4, MPI.DOUBLE, me, 1); // two complex numbers of three
+            Status s = r.waitStatus();
+            assertEquals(2, s.getElements(three));
+            assertEquals(MPI.UNDEFINED, s.getCount(three));
+            r = MPI.COMM_WORLD.iRecv(in, 1, three, me, 2);
+            MPI.COMM_WORLD.send(new double[5], 5, MPI.DOUBLE, me, 2); // half a complex number at the end
+            assertEquals(MPI.UNDEFINED, r.waitStatus().getElements(three));
+            r = MPI.COMM_WORLD.iRecv(in, 1, ofStruct, me, 3);
+            MPI.COMM_WORLD.send(new double[12], 1, ofStruct, me, 3);
+            s = r.waitStatus();
+            assertEquals(1, s.getCount(ofStruct));
+            assertEquals(6, s.getElements(ofStruct));
+            float[] f = new float[8];
+            r = MPI.COMM_WORLD.iRecv(f, 1, every2nd, me, 4);
+            MPI.COMM_WORLD.send(new float[8], 1, every2nd, me, 4);
+            s = r.waitStatus();
+            assertEquals(1, s.getCount(every2nd));
+            assertEquals(2, s.getElements(every2nd));
+            s.setElements(three, 3);
+            assertEquals(3, s.getElements(three));
+            assertEquals(1, s.getCount(three));
+            mpi.Datatype mixed = mpi.Datatype.createStruct(new int[] {1, 1}, new int[] {0, 16},
+                new mpi.Datatype[] {MPI.DOUBLE_COMPLEX, MPI.DOUBLE});
+            mixed.commit();
+            r = MPI.COMM_WORLD.iRecv(in, 1, mixed, me, 5);
+            MPI.COMM_WORLD.send(new double[3], 1, mixed, me, 5);
+            assertEquals(3, r.waitStatus().getElements(mixed), "a struct that mixes them counts parts (README)");
+            return null;
+        });
+    }
 }
