@@ -33,19 +33,28 @@ public class Cartcomm extends Intracomm {
 
     /** The grid and the caller's coordinates. */
     public CartParms Get() {
-        return topology.parms("Get", rankIn(localRank("Get")));
+        Rank me = localRank("Get");
+        return raising(() -> topology.parms("Get", rankIn(me)));
     }
 
     /** The rank at {@code coords}; coordinates wrap around in periodic dimensions. */
     public int Rank(int[] coords) {
         localRank("Rank");
-        return topology.rank("Rank", coords);
+        try {
+            return topology.rank("Rank", coords);
+        } catch (MPIException e) {
+            throw raise(e);
+        }
     }
 
     /** The coordinates of {@code rank}. */
     public int[] Coords(int rank) {
         localRank("Coords");
-        return topology.coords("Coords", rank);
+        try {
+            return topology.coords("Coords", rank);
+        } catch (MPIException e) {
+            throw raise(e);
+        }
     }
 
     /**
@@ -53,7 +62,8 @@ public class Cartcomm extends Intracomm {
      * {@code direction}; {@code MPI.PROC_NULL} off the edge of a non-periodic dimension.
      */
     public ShiftParms Shift(int direction, int disp) {
-        return topology.shift("Shift", rankIn(localRank("Shift")), direction, disp);
+        int me = rankIn(localRank("Shift"));
+        return raising(() -> topology.shift("Shift", me, direction, disp));
     }
 
     /** The slice through the caller that keeps the dimensions marked true. Collective. */

@@ -38,7 +38,7 @@ public class Graphcomm extends Intracomm {
     /** The neighbours of {@code rank}. */
     public int[] Neighbours(int rank) {
         localRank("Neighbours");
-        return topology.neighbours("Neighbours", rank);
+        return raising(() -> topology.neighbours("Neighbours", rank));
     }
 
     /** The caller's rank in the graph {@code index}, {@code edges}, or {@code MPI.UNDEFINED} if beyond it. */

@@ -33,24 +33,34 @@ public final class CartComm extends Intracomm {
 
     /** The grid and the caller's coordinates. */
     public CartParms getTopo() {
-        return topology.parms("getTopo", rankIn(localRank("getTopo")));
+        Rank me = localRank("getTopo");
+        return raising(() -> topology.parms("getTopo", rankIn(me)));
     }
 
     /** The rank at {@code coords}; coordinates wrap around in periodic dimensions. */
     public int getRank(int[] coords) {
         localRank("getRank");
-        return topology.rank("getRank", coords);
+        try {
+            return topology.rank("getRank", coords);
+        } catch (MPIException e) {
+            throw raise(e);
+        }
     }
 
     /** The coordinates of {@code rank}. */
     public int[] getCoords(int rank) {
         localRank("getCoords");
-        return topology.coords("getCoords", rank);
+        try {
+            return topology.coords("getCoords", rank);
+        } catch (MPIException e) {
+            throw raise(e);
+        }
     }
 
     /** The ranks {@code disp} steps back (source) and forward (destination) along {@code direction}. */
     public ShiftParms shift(int direction, int disp) {
-        return topology.shift("shift", rankIn(localRank("shift")), direction, disp);
+        int me = rankIn(localRank("shift"));
+        return raising(() -> topology.shift("shift", me, direction, disp));
     }
 
     /** The slice through the caller that keeps the dimensions marked true. Collective. */

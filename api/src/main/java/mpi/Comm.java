@@ -245,7 +245,7 @@ public abstract class Comm implements Freeable, Cloneable {
     private void release(String call) {
         Rank me = localRank(call);
         if (isPredefined()) {
-            throw new MPIException(MPI.ERR_COMM, call + ": " + this + " is predefined and cannot be freed");
+            throw raise(new MPIException(MPI.ERR_COMM, call + ": " + this + " is predefined and cannot be freed"));
         }
         Team t = team;
         if (t != null && t.hasMember(rankIn(me), me)) {
@@ -292,7 +292,7 @@ public abstract class Comm implements Freeable, Cloneable {
     public final void setName(String name) {
         Rank me = localRank("setName");
         if (name == null) {
-            throw new MPIException(MPI.ERR_ARG, "setName: name is null");
+            throw raise(new MPIException(MPI.ERR_ARG, "setName: name is null"));
         }
         local(me).name = name;
         if (rankIn(me) == 0) {
@@ -321,7 +321,7 @@ public abstract class Comm implements Freeable, Cloneable {
     public final void setInfo(Info info) {
         Attributes a = local(localRank("setInfo"));
         java.util.Map<String, String> hints = new java.util.LinkedHashMap<>(a.hints);
-        hints.putAll(Info.hints("setInfo", info));
+        hints.putAll(raising(() -> Info.hints("setInfo", info)));
         a.hints = hints;
     }
 
@@ -335,7 +335,7 @@ public abstract class Comm implements Freeable, Cloneable {
      * (MPI_Comm_dup_with_info). Collective.
      */
     public Comm dupWithInfo(Info info) {
-        java.util.Map<String, String> hints = Info.hints("dupWithInfo", info);
+        java.util.Map<String, String> hints = raising(() -> Info.hints("dupWithInfo", info));
         Comm copy = dup();
         copy.local(copy.localRank("dupWithInfo")).hints = hints;
         return copy;
@@ -390,12 +390,13 @@ public abstract class Comm implements Freeable, Cloneable {
         if (Attributes.isPredefined(keyval)) {
             return new int[] {Attributes.predefined(keyval, me)};
         }
-        return local(me).get("Attr_get", keyval);
+        return raising(() -> local(me).get("Attr_get", keyval));
     }
 
     /** mpiJava: deletes the program's attribute {@code keyval} (the predefined ones cannot be). */
     public void Attr_delete(int keyval) {
-        local(localRank("Attr_delete")).delete("Attr_delete", keyval);
+        Attributes a = local(localRank("Attr_delete"));
+        raising(() -> a.delete("Attr_delete", keyval));
     }
 
     /** A new key for {@link #setAttr}. Attributes under it are copied by {@code dup}, as in Open MPI. */
@@ -415,7 +416,8 @@ public abstract class Comm implements Freeable, Cloneable {
 
     /** Sets the program's attribute {@code keyval} (a key from {@link #createKeyval}) of this communicator. */
     public final void setAttr(int keyval, Object value) {
-        local(localRank("setAttr")).set("setAttr", keyval, value);
+        Attributes a = local(localRank("setAttr"));
+        raising(() -> a.set("setAttr", keyval, value));
     }
 
     /**
@@ -434,11 +436,12 @@ public abstract class Comm implements Freeable, Cloneable {
         if (Attributes.isPredefined(keyval)) {
             return Attributes.predefined(keyval, me);
         }
-        return local(me).get("getAttr", keyval);
+        return raising(() -> local(me).get("getAttr", keyval));
     }
 
     public final void deleteAttr(int keyval) {
-        local(localRank("deleteAttr")).delete("deleteAttr", keyval);
+        Attributes a = local(localRank("deleteAttr"));
+        raising(() -> a.delete("deleteAttr", keyval));
     }
 
     /** Gives {@code copy}, a duplicate of this communicator made by {@code me}, this one's attributes. */
@@ -475,6 +478,15 @@ public abstract class Comm implements Freeable, Cloneable {
         }
     }
 
+    /** As {@link #raising(java.util.function.Supplier)}, for a call that returns nothing. */
+    final void raising(Runnable call) {
+        try {
+            call.run();
+        } catch (MPIException e) {
+            throw raise(e);
+        }
+    }
+
     final Errhandler errhandlerOf(Rank me) {
         Errhandler h = local(me).errhandler;
         return h != null ? h : Errhandler.ERRORS_RETURN;
@@ -496,8 +508,8 @@ public abstract class Comm implements Freeable, Cloneable {
     public final void setErrhandler(Errhandler handler) {
         Rank me = localRank("setErrhandler");
         if (handler == null) {
-            throw new MPIException(MPI.ERR_ARG, "setErrhandler: the error handler is null (use MPI.ERRORS_RETURN or"
-                + " MPI.ERRORS_ARE_FATAL)");
+            throw raise(new MPIException(MPI.ERR_ARG, "setErrhandler: the error handler is null (use MPI.ERRORS_RETURN"
+                + " or MPI.ERRORS_ARE_FATAL)"));
         }
         local(me).errhandler = handler;
     }

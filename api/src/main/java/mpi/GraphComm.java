@@ -45,13 +45,13 @@ public final class GraphComm extends Intracomm {
     /** The graph: index and edges. */
     public GraphParms getDims() {
         localRank("getDims");
-        return graph("getDims").parms();
+        return raising(() -> graph("getDims").parms());
     }
 
     /** The neighbours of {@code rank}. */
     public int[] getNeighbors(int rank) {
         localRank("getNeighbors");
-        return graph("getNeighbors").neighbours("getNeighbors", rank);
+        return raising(() -> graph("getNeighbors").neighbours("getNeighbors", rank));
     }
 
     /** The graph, for a call that needs one. */
@@ -67,8 +67,8 @@ public final class GraphComm extends Intracomm {
     public DistGraphNeighbors getDistGraphNeighbors() {
         localRank("getDistGraphNeighbors");
         if (dist == null) {
-            throw new MPIException(MPI.ERR_TOPOLOGY, "getDistGraphNeighbors: " + this + " is a graph, not a"
-                + " distributed graph (use getNeighbors)");
+            throw raise(new MPIException(MPI.ERR_TOPOLOGY, "getDistGraphNeighbors: " + this + " is a graph, not a"
+                + " distributed graph (use getNeighbors)"));
         }
         return dist.parms();
     }

@@ -142,6 +142,46 @@ class ErrorHandlerTest {
         assertTrue(cause.getMessage().contains(call + ":"), cause.getMessage());
     }
 
+    /** A bad local call on a communicator, caught: under ERRORS_ARE_FATAL the job ends with it. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"setName", "Free", "setAttr", "getAttr", "deleteAttr", "Attr_delete", "Coords", "Rank",
+        "Shift", "getCoords", "shift"})
+    @DisplayName("ERRORS_ARE_FATAL: a caught error of a local call on a communicator ends the job")
+    void errorsAreFatalCoversLocalCalls(String call) {
+        JobFailedException e = assertThrows(JobFailedException.class, () -> Jobs.options().ranks(2)
+            .shutdownGrace(Duration.ofMillis(500)).run(() -> {
+                MPI.Init(new String[0]);
+                mpi.Cartcomm grid = MPI.COMM_WORLD.Create_cart(new int[] {2}, new boolean[] {true}, false);
+                mpi.CartComm ring = MPI.COMM_WORLD.createCart(new int[] {2}, new boolean[] {true}, false);
+                for (mpi.Comm c : new mpi.Comm[] {MPI.COMM_WORLD, grid, ring}) {
+                    c.setErrhandler(MPI.ERRORS_ARE_FATAL);
+                }
+                int predefined = MPI.TAG_UB;
+                try {
+                    switch (call) {
+                        case "setName" -> MPI.COMM_WORLD.setName(null);
+                        case "Free" -> MPI.COMM_WORLD.Free();
+                        case "setAttr" -> MPI.COMM_WORLD.setAttr(predefined, 1);
+                        case "getAttr" -> MPI.COMM_WORLD.getAttr(-77);
+                        case "deleteAttr" -> MPI.COMM_WORLD.deleteAttr(predefined);
+                        case "Attr_delete" -> MPI.COMM_WORLD.Attr_delete(predefined);
+                        case "Coords" -> grid.Coords(7);
+                        case "Rank" -> grid.Rank(new int[] {0, 0});
+                        case "Shift" -> grid.Shift(3, 1);
+                        case "getCoords" -> ring.getCoords(-1);
+                        default -> ring.shift(-1, 1);
+                    }
+                } catch (MPIException ignored) {
+                    // Caught, yet the handler has already ended the job.
+                }
+                Thread.sleep(60_000);
+                MPI.Finalize();
+                return null;
+            }));
+        MPIException cause = assertInstanceOf(MPIException.class, e.getCause());
+        assertTrue(cause.getMessage().contains(call + ":"), cause.getMessage());
+    }
+
     @Test
     @DisplayName("new communicators inherit their parent's handler: Split, Create, Dup, clone, Create_cart, Merge")
     void newCommunicatorsInheritTheHandler() {
