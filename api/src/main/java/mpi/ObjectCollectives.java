@@ -61,7 +61,7 @@ final class ObjectCollectives {
         }
     }
 
-    /** Whether the calling rank is {@code root} of {@code c}'s rooted collective, for what its reports show. */
+    /** Whether the calling rank is {@code root} of {@code c}'s rooted collective. */
     private static boolean isRootOf(Comm c, String call, int root) {
         return CollectiveCalls.isRoot(c, c.rank(call), root);
     }
@@ -106,13 +106,12 @@ final class ObjectCollectives {
                           Datatype rtype, int root, boolean inPlace) {
         blocking(call, nonBlocking, stype, rtype);
         // Shown in reports as the non-object call shows itself: the root's receive count, the others' send count.
-        boolean shownRoot = isRootOf(c, call, root);
-        return CollectiveCalls.Invocation.showingObjects(!shownRoot ? scount : rcounts == null ? rcount : -1,
-            shownRoot ? rtype : stype, () -> {
+        boolean isRoot = isRootOf(c, call, root);
+        return CollectiveCalls.Invocation.showingObjects(!isRoot ? scount : rcounts == null ? rcount : -1,
+            isRoot ? rtype : stype, () -> {
             Rank me = c.rank(call);
             int size = CollectiveCalls.peers(c, me);
             CollectiveCalls.checkRoot(c, call, me, root);
-            boolean isRoot = CollectiveCalls.isRoot(c, me, root);
             boolean own = CollectiveCalls.ownBlock(c, me, root, inPlace);
             boolean skipOwn = !own && isRoot;
             byte[] mine = own ? send(call, sbuf, soff, scount, stype) : new byte[0];
@@ -134,14 +133,14 @@ final class ObjectCollectives {
                            int[] displs, Datatype stype, Object rbuf, int roff, int rcount, Datatype rtype, int root,
                            boolean inPlace) {
         blocking(call, nonBlocking, stype, rtype);
-        boolean shownRoot = isRootOf(c, call, root);
-        return CollectiveCalls.Invocation.showingObjects(!shownRoot ? rcount : scounts == null ? scount : -1,
-            shownRoot ? stype : rtype, () -> {
+        boolean isRoot = isRootOf(c, call, root);
+        return CollectiveCalls.Invocation.showingObjects(!isRoot ? rcount : scounts == null ? scount : -1,
+            isRoot ? stype : rtype, () -> {
             Rank me = c.rank(call);
             int size = CollectiveCalls.peers(c, me);
             CollectiveCalls.checkRoot(c, call, me, root);
             byte[][] blocks = null;
-            if (CollectiveCalls.isRoot(c, me, root)) {
+            if (isRoot) {
                 Blocks s = sending(call, sbuf, soff, scounts, scount, displs, stype, size);
                 blocks = new byte[size][];
                 for (int i = 0; i < size; i++) {

@@ -533,7 +533,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
      * unexpected list, putting the deferred receives in their places between the two (after the
      * inbox, which publishing a receive needs drained; before the rings, whose cells they may take
      * straight); owner lock held. Returns once the inbox is empty (a producer that has taken
-     * an index but not yet stored its message is waited for, {@link #awaitSender}) and no ring's
+     * an index but not yet stored its message is waited for, {@link #awaitPeer}) and no ring's
      * next message is in its cell. A ring's sender between its claim and its publish is not waited
      * for: its send has not returned, and {@link #hasArrivals} tells a waiter about to park that it
      * is coming.
@@ -551,11 +551,13 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
     }
 
     /**
-     * Waits for a sender that has taken an index of the inbox and not yet stored its message: a few
-     * instructions away when it runs, so a pause, not a system call; after
-     * {@link #PAUSES_BEFORE_YIELD} waits it may have lost its core, and a yield lets it finish.
+     * Waits, for the {@code waits}-th time, for another thread a few instructions from done: a sender
+     * that has taken an index of the inbox and not yet stored its message, or (for
+     * {@link SentEnvelope#withdraw}) an owner holding a message while it looks for its receive. A
+     * pause when that thread runs, not a system call; after {@link #PAUSES_BEFORE_YIELD} waits it
+     * may have lost its core, and a yield lets it finish.
      */
-    private static void awaitSender(int waits) {
+    static void awaitPeer(int waits) {
         if (waits < PAUSES_BEFORE_YIELD) {
             Thread.onSpinWait();
         } else {
@@ -576,7 +578,7 @@ public final class LockFreeMailbox<M extends Envelope, R extends Envelope> exten
                 if (inboxEmpty()) {
                     return;
                 }
-                awaitSender(waits++);
+                awaitPeer(waits++);
                 continue;
             }
             if (message instanceof SentEnvelope sent && sent.ringId != 0) {

@@ -50,8 +50,6 @@ public abstract class SentEnvelope extends Envelope {
     /** Withdrawn by its sender: no receive or probe will ever see it. */
     private static final long WITHDRAWN = 3;
     private static final long STATE = 3;
-    /** Pauses a withdrawal makes for an owner holding the message before it yields the core to it. */
-    private static final int PAUSES_BEFORE_YIELD = 100;
     private static final VarHandle BINDING;
 
     static {
@@ -127,11 +125,7 @@ public abstract class SentEnvelope extends Envelope {
                     return true;
                 }
             } else if (b == (stamp | HELD)) {
-                if (waits++ < PAUSES_BEFORE_YIELD) {
-                    Thread.onSpinWait();
-                } else {
-                    Thread.yield();
-                }
+                LockFreeMailbox.awaitPeer(waits++); // only the lock-free mailbox holds messages
             } else {
                 return false; // bound, or a later use of a recycled message: this use was matched
             }
