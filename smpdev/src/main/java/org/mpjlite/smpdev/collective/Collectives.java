@@ -78,6 +78,9 @@ public final class Collectives {
     public static void barrier(Team t, int me, CollectiveRequest request, String call, Object arguments) {
         Slot s = t.enter(me, call);
         s.parts[me].sign(Operation.BARRIER, call, arguments, -1, 0, null, null);
+        if (request == null) {
+            t.barrierEntered(me);
+        }
         if (request == null && t.barriersInLines()) {
             t.barrierInLines(s, me, call);
             return;
@@ -90,6 +93,9 @@ public final class Collectives {
         Slot s = t.enter(me, call);
         Part p = s.parts[me];
         p.sign(Operation.BCAST, call, arguments, root, units, type, null);
+        if (request == null) {
+            t.bcastEntered(me, root);
+        }
         if (request == null && !t.isLarge() && EpochLines.fitsBcast(units, type)) {
             t.bcastInLines(s, me, buf, index, units, type, root, call);
             return;

@@ -67,7 +67,10 @@ import org.mpjlite.smpdev.wait.WaitStrategy;
  * see its part, so a blocking call against a non-blocking one is reported too (and its request
  * failed) instead of waiting forever.
  * Waits go through the job's {@link WaitStrategy}, on the waiting member's rank: spin only while the ranks fit
- * on the cores, then park until a member that sees the phase complete rings the doorbells.
+ * on the cores, then park until a member that sees the phase complete rings the doorbells. With
+ * ranks that park, the member that completes a Barrier and expects a Bcast from another root next
+ * (the call that followed its previous Barrier) hands its core to the ranks it woke once
+ * ({@link #yieldToAwaitedRoot}) rather than run ahead into a wait for a root without a core.
  *
  * <p>Thread safety: members call concurrently; each member's collectives are issued one at a time,
  * in the same order on every member (MPI's rule). A member may run up to {@code SLOTS} collectives
@@ -90,6 +93,10 @@ public final class Team {
     private static final int UNSETTLED_OP = 6;
     private static final int FLAGS = 7;
     private static final int UNSETTLED_COUNT = 8;
+    private static final int LAST_BARRIER = 9;
+    private static final int FOLLOWER = 10;
+    private static final int FOLLOWER_ROOT = 11;
+    private static final int AWAITED_ROOT = 12;
     /** {@link #FLAGS}: the member has finished a Bcast that waited for every member. */
     private static final long CHECKED_BCAST = 1;
     /** {@link #FLAGS}: the member has finished a Reduce that waited for every member. */
@@ -120,8 +127,11 @@ public final class Team {
      * has seen (plain, private); UNSETTLED_COUNT, how many small Bcasts and Reduces the member left
      * before every member had arrived, and UNSETTLED_EPOCH and UNSETTLED_OP, the phase and the
      * collective number of the first of them, unused when the count is 0 ({@link #settleThrough};
-     * plain, private); FLAGS (plain, private). After the members' blocks,
-     * one more holds the completion word: the
+     * plain, private); FLAGS (plain, private); with ranks that park, LAST_BARRIER, the collective
+     * number after the member's last blocking Barrier, FOLLOWER and FOLLOWER_ROOT, the number and
+     * root (plus one) of the last blocking Bcast that came right after a Barrier, and AWAITED_ROOT,
+     * the root (plus one, 0 for none) predicted at its current Barrier ({@link #barrierEntered};
+     * plain, private). After the members' blocks, one more holds the completion word: the
      * last phase a member saw complete, with ranks that park (volatile). A block of padding before
      * the members' and one after the completion word's keep the array's header (read by every
      * access) and the neighbouring objects off the written lines. Accessed only through the
@@ -1253,6 +1263,63 @@ public final class Team {
             }
         }
         wakeFrom(s, me, true);
+        if (parks && s.parts[me].operation == Operation.BARRIER) {
+            yieldToAwaitedRoot(me);
+        }
+    }
+
+    /**
+     * Member {@code me} is the first to leave a Barrier of ranks that park, the others still
+     * waking. When the call that followed its previous Barrier on the team was a Bcast from another
+     * root ({@link #barrierEntered}), the member would most likely go on into that call and wait
+     * for a root that is runnable but not running; so, if that root has not left this Barrier yet,
+     * the member hands its core over once, and the woken ranks run first. A program whose Barrier
+     * is followed by anything else, or by a Bcast from the member itself, is not slowed: a Barrier
+     * on its own still releases its last arriver first.
+     */
+    private void yieldToAwaitedRoot(int me) {
+        int root = awaitedRoot(me);
+        if (root >= 0 && root != me && lvLeft(root) <= current(me)) {
+            Thread.yield();
+        }
+    }
+
+    /**
+     * The root of the Bcast member {@code me} predicts after its current Barrier (the call that
+     * followed its previous Barrier), or -1 if it predicts no Bcast ({@link #barrierEntered}).
+     */
+    int awaitedRoot(int me) {
+        return (int) lpWord(me, AWAITED_ROOT) - 1;
+    }
+
+    /**
+     * Member {@code me} entered a blocking Barrier, its current collective: it predicts the call
+     * after it from the call after its previous Barrier ({@link #yieldToAwaitedRoot}). Ranks that
+     * park only; plain words of the member's own block.
+     */
+    void barrierEntered(int me) {
+        if (!parks || isInter()) {
+            return;
+        }
+        long last = lpWord(me, LAST_BARRIER);
+        boolean bcastFollowed = last != 0 && lpWord(me, FOLLOWER) == last;
+        spWord(me, AWAITED_ROOT, bcastFollowed ? lpWord(me, FOLLOWER_ROOT) : 0);
+        spWord(me, LAST_BARRIER, current(me) + 1);
+    }
+
+    /**
+     * Member {@code me} entered a blocking Bcast from {@code root}, its current collective: if
+     * its previous collective on the team was a Barrier, the next Barrier will predict this call.
+     */
+    void bcastEntered(int me, int root) {
+        if (!parks || isInter()) {
+            return;
+        }
+        long op = current(me);
+        if (op == lpWord(me, LAST_BARRIER)) {
+            spWord(me, FOLLOWER, op);
+            spWord(me, FOLLOWER_ROOT, root + 1);
+        }
     }
 
     /**
@@ -1662,6 +1729,14 @@ public final class Team {
 
     private void spUnsettledCount(int m, long v) {
         state[at(m, UNSETTLED_COUNT)] = v;
+    }
+
+    private long lpWord(int m, int field) {
+        return state[at(m, field)];
+    }
+
+    private void spWord(int m, int field, long v) {
+        state[at(m, field)] = v;
     }
 
     private long lpFlags(int m) {
