@@ -105,9 +105,9 @@ public final class Team {
     /** Epoch indexes of {@link #arrivals}: more than the {@code 2 * SLOTS + 2} a member may be ahead. */
     private static final int ARRIVAL_RING = 4 * SLOTS;
     /**
-     * Yields at most, by the member that completes a Barrier, to a root expected next
-     * ({@link #yieldToAwaitedRoot}): 4 ranks on 2 cores, OMB's 8 B Bcast after it took 0.83-0.87x
-     * the time with 3 as with 1, the round with the Barrier 0.99x.
+     * How many times, at most, the member that completes a Barrier yields to the root it expects
+     * next ({@link #yieldToAwaitedRoot}): 4 ranks on 2 cores, OMB's 8 B Bcast after the Barrier
+     * took 0.83-0.87x the time with 3 as with 1, the round with the Barrier 0.99x.
      */
     private static final int ROOT_YIELDS = 3;
     /** Runs of ranks a deadlock report lists for a member's wait ({@link Phase#describe}). */
@@ -1280,9 +1280,8 @@ public final class Team {
      * root ({@link #barrierEntered}), the member would most likely go on into that call and wait
      * for a root that is runnable but not running; so, while that root has not left this Barrier,
      * the member hands its core over, up to {@link #ROOT_YIELDS} times, and the woken ranks run
-     * first. A program whose Barrier
-     * is followed by anything else, or by a Bcast from the member itself, is not slowed: a Barrier
-     * on its own still releases its last arriver first.
+     * first. A program whose Barrier is followed by anything else, or by a Bcast from the member
+     * itself, is not slowed: a Barrier on its own still releases its last arriver first.
      */
     private void yieldToAwaitedRoot(int me) {
         int root = awaitedRoot(me);
